@@ -1,0 +1,50 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "GPUCanvas",
+    products: [
+        .library(name: "GPUCanvas", targets: ["GPUCanvas"]),
+        .executable(name: "canvas-gl", targets: ["canvas-gl"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // EGL, OpenGL ES 3.2 (+ gl2ext.h) and libpng, behind one module map. The link lines live in the
+        // module map; pkg-config can only name one package here, the others are found on the default paths.
+        .systemLibrary(
+            name: "CGLES",
+            path: "Sources/CGLES",
+            pkgConfig: "egl",
+            providers: [.apt(["libegl-dev", "libgles-dev", "libpng-dev", "libegl-mesa0", "libgl1-mesa-dri"])]
+        ),
+        // GLSL ES programs, one file per program, shipped as resources.
+        .target(
+            name: "Shaders",
+            path: "Sources/Shaders",
+            resources: [.copy("programs")]
+        ),
+        .target(
+            name: "GPUCanvas",
+            dependencies: ["CGLES", "Shaders"],
+            path: "Sources/GPUCanvas"
+        ),
+        .executableTarget(
+            name: "canvas-gl",
+            dependencies: [
+                "GPUCanvas",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/canvas-gl"
+        ),
+        .testTarget(name: "GPUCanvasTests", dependencies: ["GPUCanvas"], path: "Tests/GPUCanvasTests"),
+        .testTarget(
+            name: "ConformanceTests",
+            dependencies: ["GPUCanvas"],
+            path: "Tests/ConformanceTests",
+            resources: [.copy("scenes")]
+        ),
+        .testTarget(name: "CLITests", dependencies: ["canvas-gl"], path: "Tests/CLITests"),
+    ]
+)

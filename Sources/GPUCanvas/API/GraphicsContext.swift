@@ -1,0 +1,170 @@
+/// SwiftUI's immediate-mode drawing destination.
+///
+/// A context is a value: copying it copies the whole drawing state (transform, opacity, blend mode) while
+/// both copies keep drawing into the same layer. It records; it knows nothing of GL or pixels.
+///
+/// ```swift
+/// Canvas { context, size in
+///     var c = context            // state changes on `c` do not reach `context`
+///     c.translateBy(x: 10, y: 0)
+///     c.fill(Path(CGRect(x: 0, y: 0, width: 5, height: 5)), with: .color(.red))
+/// }
+/// ```
+public struct GraphicsContext {
+    var state = DrawState()
+    public var transform: CGAffineTransform = .identity
+    let layer: LayerRecorder
+    /// Canvas size in points, for `clipBoundingRect`.
+    let canvasSize: CGSize
+    let colorMode: ColorRenderingMode
+    public let environment: EnvironmentValues
+
+    init(layer: LayerRecorder, canvasSize: CGSize, colorMode: ColorRenderingMode,
+         environment: EnvironmentValues = EnvironmentValues()) {
+        self.layer = layer
+        self.canvasSize = canvasSize
+        self.colorMode = colorMode
+        self.environment = environment
+    }
+
+    /// Multiplies the alpha of later draws. Setting it replaces the previous value.
+    public var opacity: Double {
+        get { state.opacity }
+        set { state.opacity = newValue }
+    }
+
+    /// How later draws combine with what is already drawn.
+    public var blendMode: BlendMode {
+        get { state.blendMode }
+        set { state.blendMode = newValue }
+    }
+
+    /// The bounding box of the clip region in the current user space; with no clip shapes, the canvas.
+    public var clipBoundingRect: CGRect {
+        CGRect(origin: .zero, size: canvasSize).applying(transform.inverted())
+    }
+
+    // MARK: Transforms (each pre-multiplies: the new operation happens in the current user space)
+
+    public mutating func scaleBy(x: CGFloat, y: CGFloat) { transform = transform.scaledBy(x: x, y: y) }
+    public mutating func translateBy(x: CGFloat, y: CGFloat) { transform = transform.translatedBy(x: x, y: y) }
+    public mutating func rotate(by angle: Angle) { transform = transform.rotated(by: CGFloat(angle.radians)) }
+    public mutating func concatenate(_ matrix: CGAffineTransform) { transform = matrix.concatenating(transform) }
+
+    // MARK: Drawing paths
+
+    public func fill(_ path: Path, with shading: Shading, style: FillStyle = FillStyle()) {
+        record(.fill(path, style), shading)
+    }
+
+    public func stroke(_ path: Path, with shading: Shading, style: StrokeStyle) {
+        record(.stroke(path, style), shading)
+    }
+
+    public func stroke(_ path: Path, with shading: Shading, lineWidth: CGFloat = 1) {
+        record(.stroke(path, StrokeStyle(lineWidth: lineWidth)), shading)
+    }
+
+    /// Binds a shading to this context's environment (colours need no binding, so it is returned as is).
+    public func resolve(_ shading: Shading) -> Shading { shading }
+
+    private func record(_ geometry: DrawCommand.Geometry, _ shading: Shading) {
+        let paint = shading.paint(colorMode: colorMode, environment: environment)
+        layer.append(.draw(DrawCommand(geometry: geometry, transform: transform, paint: paint, state: state)))
+    }
+}
+
+extension GraphicsContext {
+    /// A colour or pattern to fill or stroke with.
+    public struct Shading: Sendable, CustomStringConvertible {
+        enum Kind: Sendable {
+            case color(Color)
+            case foreground
+        }
+        let kind: Kind
+
+        public static func color(_ color: Color) -> Shading { Shading(kind: .color(color)) }
+        public static func color(_ colorSpace: Color.RGBColorSpace = .sRGB, red: Double, green: Double,
+                                 blue: Double, opacity: Double = 1) -> Shading {
+            .color(Color(colorSpace, red: red, green: green, blue: blue, opacity: opacity))
+        }
+        public static func color(_ colorSpace: Color.RGBColorSpace = .sRGB, white: Double,
+                                 opacity: Double = 1) -> Shading {
+            .color(Color(colorSpace, white: white, opacity: opacity))
+        }
+        /// The environment's foreground style: `Color.primary` unless the environment says otherwise.
+        public static var foreground: Shading { Shading(kind: .foreground) }
+
+        func paint(colorMode: ColorRenderingMode, environment: EnvironmentValues) -> Paint {
+            switch kind {
+            case .color(let c): return .solid(c.premultiplied(in: colorMode))
+            case .foreground: return .solid(environment.foregroundColor.premultiplied(in: colorMode))
+            }
+        }
+
+        public var description: String {
+            switch kind {
+            case .color(let c): return ".color(\(c))"
+            case .foreground: return ".foreground"
+            }
+        }
+    }
+
+    /// The 28 blend modes; raw values are CoreGraphics' `CGBlendMode` values.
+    public struct BlendMode: RawRepresentable, Equatable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: Int32
+        public init(rawValue: Int32) { self.rawValue = rawValue }
+
+        public static let normal = BlendMode(rawValue: 0)
+        public static let multiply = BlendMode(rawValue: 1)
+        public static let screen = BlendMode(rawValue: 2)
+        public static let overlay = BlendMode(rawValue: 3)
+        public static let darken = BlendMode(rawValue: 4)
+        public static let lighten = BlendMode(rawValue: 5)
+        public static let colorDodge = BlendMode(rawValue: 6)
+        public static let colorBurn = BlendMode(rawValue: 7)
+        public static let softLight = BlendMode(rawValue: 8)
+        public static let hardLight = BlendMode(rawValue: 9)
+        public static let difference = BlendMode(rawValue: 10)
+        public static let exclusion = BlendMode(rawValue: 11)
+        public static let hue = BlendMode(rawValue: 12)
+        public static let saturation = BlendMode(rawValue: 13)
+        public static let color = BlendMode(rawValue: 14)
+        public static let luminosity = BlendMode(rawValue: 15)
+        public static let clear = BlendMode(rawValue: 16)
+        public static let copy = BlendMode(rawValue: 17)
+        public static let sourceIn = BlendMode(rawValue: 18)
+        public static let sourceOut = BlendMode(rawValue: 19)
+        public static let sourceAtop = BlendMode(rawValue: 20)
+        public static let destinationOver = BlendMode(rawValue: 21)
+        public static let destinationIn = BlendMode(rawValue: 22)
+        public static let destinationOut = BlendMode(rawValue: 23)
+        public static let destinationAtop = BlendMode(rawValue: 24)
+        public static let xor = BlendMode(rawValue: 25)
+        public static let plusDarker = BlendMode(rawValue: 26)
+        public static let plusLighter = BlendMode(rawValue: 27)
+
+        /// Case names in raw-value order (the scene format's spelling).
+        static let names = ["normal", "multiply", "screen", "overlay", "darken", "lighten", "colorDodge",
+                            "colorBurn", "softLight", "hardLight", "difference", "exclusion", "hue",
+                            "saturation", "color", "luminosity", "clear", "copy", "sourceIn", "sourceOut",
+                            "sourceAtop", "destinationOver", "destinationIn", "destinationOut",
+                            "destinationAtop", "xor", "plusDarker", "plusLighter"]
+
+        init?(name: String) {
+            guard let i = BlendMode.names.firstIndex(of: name) else { return nil }
+            self.init(rawValue: Int32(i))
+        }
+
+        public var description: String {
+            rawValue >= 0 && Int(rawValue) < BlendMode.names.count ? "." + BlendMode.names[Int(rawValue)]
+                : "BlendMode(rawValue: \(rawValue))"
+        }
+    }
+}
+
+/// The environment a canvas draws in. Pinned to iOS light mode: the foreground style is `Color.primary`.
+public struct EnvironmentValues: Sendable {
+    public init() {}
+    var foregroundColor: Color = .primary
+}

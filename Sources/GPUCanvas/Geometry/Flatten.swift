@@ -1,0 +1,114 @@
+// Curve flattening: paths → device-space polygons.
+//
+// Curves are flattened in device space (after the transform), so the tolerance is in device pixels whatever
+// the scale. The segment count of a curve follows from the bound on the chord error of a uniformly
+// subdivided Bézier: for a quadratic with second difference D = |p0 − 2p1 + p2| the error of n equal
+// parameter steps is ≤ D / (4n²); for a cubic with D = max(|p0 − 2p1 + p2|, |p1 − 2p2 + p3|) it is
+// ≤ 3D / (4n²). Solving for n gives the counts below. `maxSegmentsPerCurve` bounds the work a huge curve
+// can cause (at 10⁶ px the error bound then exceeds the tolerance, invisibly: such curves are off-canvas).
+
+enum Flatten {
+    /// Chord error bound in device pixels: invisible next to 8-bit coverage rounding (1/255 of a pixel's
+    /// area is far coarser than a 0.05 px displacement along a short edge).
+    static let tolerance = 0.05
+    /// Upper bound of straight segments per curve element, so 10⁹-pixel curves cannot exhaust memory.
+    static let maxSegmentsPerCurve = 4096
+
+    /// Segments needed for a quadratic with control points p0, p1, p2 (device space).
+    static func quadSegments(_ p0: DevicePoint, _ p1: DevicePoint, _ p2: DevicePoint, tolerance: Double) -> Int {
+        let dx = p0.x - 2 * p1.x + p2.x, dy = p0.y - 2 * p1.y + p2.y
+        let d = (dx * dx + dy * dy).squareRoot()
+        return segmentCount((d / (4 * tolerance)).squareRoot())
+    }
+
+    /// Segments needed for a cubic with control points p0…p3 (device space).
+    static func cubicSegments(_ p0: DevicePoint, _ p1: DevicePoint, _ p2: DevicePoint, _ p3: DevicePoint,
+                              tolerance: Double) -> Int {
+        let ax = p0.x - 2 * p1.x + p2.x, ay = p0.y - 2 * p1.y + p2.y
+        let bx = p1.x - 2 * p2.x + p3.x, by = p1.y - 2 * p2.y + p3.y
+        let d = max((ax * ax + ay * ay).squareRoot(), (bx * bx + by * by).squareRoot())
+        return segmentCount((3 * d / (4 * tolerance)).squareRoot())
+    }
+
+    private static func segmentCount(_ n: Double) -> Int {
+        guard n.isFinite else { return maxSegmentsPerCurve }
+        return max(1, min(maxSegmentsPerCurve, Int(n.rounded(.up))))
+    }
+
+    /// Appends the points after p0 of a flattened quadratic (p2 last, exactly).
+    static func quad(_ p0: DevicePoint, _ p1: DevicePoint, _ p2: DevicePoint, tolerance: Double,
+                     into out: (DevicePoint) -> Void) {
+        let n = quadSegments(p0, p1, p2, tolerance: tolerance)
+        for i in 1 ..< n {
+            let t = Double(i) / Double(n), u = 1 - t
+            out(DevicePoint(x: u * u * p0.x + 2 * u * t * p1.x + t * t * p2.x,
+                            y: u * u * p0.y + 2 * u * t * p1.y + t * t * p2.y))
+        }
+        out(p2)
+    }
+
+    /// Appends the points after p0 of a flattened cubic (p3 last, exactly).
+    static func cubic(_ p0: DevicePoint, _ p1: DevicePoint, _ p2: DevicePoint, _ p3: DevicePoint,
+                      tolerance: Double, into out: (DevicePoint) -> Void) {
+        let n = cubicSegments(p0, p1, p2, p3, tolerance: tolerance)
+        for i in 1 ..< n {
+            let t = Double(i) / Double(n), u = 1 - t
+            let a = u * u * u, b = 3 * u * u * t, c = 3 * u * t * t, d = t * t * t
+            out(DevicePoint(x: a * p0.x + b * p1.x + c * p2.x + d * p3.x,
+                            y: a * p0.y + b * p1.y + c * p2.y + d * p3.y))
+        }
+        out(p3)
+    }
+
+    /// Flattens `path` under `transform` into closed device-space contours (fill semantics: every subpath is
+    /// closed). After a `closeSubpath`, a drawing element without a move starts at the closed subpath's
+    /// start, as in CoreGraphics.
+    static func fill(_ path: Path, transform t: CGAffineTransform, tolerance: Double = Flatten.tolerance,
+                     into polys: inout Polygons) {
+        func dev(_ p: CGPoint) -> DevicePoint {
+            DevicePoint(x: Double(t.a * p.x + t.c * p.y + t.tx), y: Double(t.b * p.x + t.d * p.y + t.ty))
+        }
+        var current = DevicePoint(x: 0, y: 0)
+        var start = current
+        var open = false  // a contour has been begun and not yet closed
+        func ensureContour() {
+            if !open {
+                polys.beginContour()
+                polys.append(start)
+                current = start
+                open = true
+            }
+        }
+        for element in path.elements {
+            switch element {
+            case .move(let p):
+                start = dev(p)
+                current = start
+                open = false
+            case .line(let p):
+                ensureContour()
+                current = dev(p)
+                polys.append(current)
+            case .quadCurve(let p, let c):
+                ensureContour()
+                let p2 = dev(p)
+                quad(current, dev(c), p2, tolerance: tolerance) { polys.append($0) }
+                current = p2
+            case .curve(let p, let c1, let c2):
+                ensureContour()
+                let p3 = dev(p)
+                cubic(current, dev(c1), dev(c2), p3, tolerance: tolerance) { polys.append($0) }
+                current = p3
+            case .closeSubpath:
+                open = false
+                current = start
+            }
+        }
+    }
+
+    static func fill(_ path: Path, transform: CGAffineTransform, tolerance: Double = Flatten.tolerance) -> Polygons {
+        var p = Polygons()
+        fill(path, transform: transform, tolerance: tolerance, into: &p)
+        return p
+    }
+}

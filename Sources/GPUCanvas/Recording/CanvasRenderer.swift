@@ -1,0 +1,66 @@
+/// Renders canvases and recordings into `RasterImage`s. Create one and reuse it across frames: it owns the
+/// backend's long-lived state (for GLES: the context, programs and caches).
+///
+/// ```swift
+/// let renderer = try CanvasRenderer()                       // the default backend
+/// let image = try renderer.render(canvas, size: CGSize(width: 300, height: 200), scale: 2)
+/// ```
+public final class CanvasRenderer {
+    /// Which implementation rasterizes.
+    public enum Backend: Sendable, Equatable, CustomStringConvertible {
+        /// The CPU reference renderer: exact-area coverage and f32 compositing, independent of GL.
+        case reference
+        public var description: String {
+            switch self {
+            case .reference: return "reference"
+            }
+        }
+    }
+
+    public let backend: Backend
+    let implementation: RenderBackend
+
+    public init(backend: Backend = .reference) throws {
+        self.backend = backend
+        switch backend {
+        case .reference: implementation = ReferenceBackend()
+        }
+    }
+
+    /// A one-line description of what renders (for GLES: the GL_RENDERER string).
+    public var rendererName: String { implementation.name }
+
+    /// Renders one frame of `canvas` at `size` points and `scale` pixels per point.
+    public func render<Symbols>(_ canvas: Canvas<Symbols>, size: CGSize, scale: CGFloat = 1) throws -> RasterImage {
+        try render(canvas.record(size: size), scale: scale)
+    }
+
+    /// Renders a renderer closure directly.
+    public func render(size: CGSize, scale: CGFloat = 1, colorMode: ColorRenderingMode = .nonLinear,
+                       opaque: Bool = false,
+                       _ renderer: (inout GraphicsContext, CGSize) -> Void) throws -> RasterImage {
+        try render(Recording(size: size, colorMode: colorMode, isOpaque: opaque, renderer: renderer), scale: scale)
+    }
+
+    /// Renders a recording (from a closure or a scene file).
+    public func render(_ recording: Recording, scale: CGFloat = 1) throws -> RasterImage {
+        let (w, h) = try pixelSize(for: recording.size, scale: scale)
+        return try implementation.render(recording, target: RenderTarget(width: w, height: h, scale: Double(scale)))
+    }
+}
+
+/// The pixel grid a frame is rendered into.
+struct RenderTarget: Equatable {
+    var width: Int
+    var height: Int
+    /// Pixels per point.
+    var scale: Double
+    /// Canvas points → device pixels.
+    var deviceTransform: CGAffineTransform { CGAffineTransform(scaleX: scale, y: scale) }
+}
+
+/// What a backend implements.
+protocol RenderBackend: AnyObject {
+    var name: String { get }
+    func render(_ recording: Recording, target: RenderTarget) throws -> RasterImage
+}

@@ -1,0 +1,19 @@
+import Foundation
+
+/// The GLSL ES programs in `programs/`, one file per program. Each file holds both stages, introduced by
+/// the lines `#pragma stage vertex` and `#pragma stage fragment`; the text before the first stage line
+/// (the `#version` line and shared declarations) is prepended to both.
+public enum ShaderLibrary {
+    /// The names of all programs (file names without `.glsl`), sorted.
+    public static var programNames: [String] {
+        let dir = Bundle.module.url(forResource: "programs", withExtension: nil)
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: dir?.path ?? "")) ?? []
+        return files.filter { $0.hasSuffix(".glsl") }.map { String($0.dropLast(5)) }.sorted()
+    }
+
+    /// The raw text of one program file, or nil when there is none by that name.
+    public static func source(named name: String) -> String? {
+        guard let dir = Bundle.module.url(forResource: "programs", withExtension: nil) else { return nil }
+        return try? String(contentsOf: dir.appendingPathComponent(name + ".glsl"), encoding: .utf8)
+    }
+}

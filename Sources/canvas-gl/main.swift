@@ -1,0 +1,2 @@
+import GPUCanvas
+print("canvas-gl: being written")
