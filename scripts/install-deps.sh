@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the system packages GPUCanvas builds and runs with, if any is missing (Debian/Ubuntu).
+#   EGL + GLES 3 headers and loaders, Mesa's EGL driver and llvmpipe, libpng, pkg-config.
+set -euo pipefail
+packages=(pkg-config libegl-dev libgles-dev libpng-dev libegl-mesa0 libgl1-mesa-dri)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing: ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+command -v swift >/dev/null || { echo "swift not found: install the Swift 6 toolchain (swift.org) first" >&2; exit 1; }
