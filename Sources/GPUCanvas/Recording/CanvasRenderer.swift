@@ -10,9 +10,12 @@ public final class CanvasRenderer {
     public enum Backend: Sendable, Equatable, CustomStringConvertible {
         /// The CPU reference renderer: exact-area coverage and f32 compositing, independent of GL.
         case reference
+        /// OpenGL ES 3 through EGL: a hardware GPU or Mesa llvmpipe (see `GLESOptions`).
+        case gles(GLESOptions)
         public var description: String {
             switch self {
             case .reference: return "reference"
+            case .gles(let o): return o.description
             }
         }
     }
@@ -24,11 +27,35 @@ public final class CanvasRenderer {
         self.backend = backend
         switch backend {
         case .reference: implementation = ReferenceBackend()
+        case .gles(let o): implementation = try GLESBackend(options: o)
         }
     }
 
     /// A one-line description of what renders (for GLES: the GL_RENDERER string).
     public var rendererName: String { implementation.name }
+
+    /// GLES only: live GL objects and bytes owned by this renderer (nil for the reference backend).
+    ///
+    /// Steady after the first frames of an animation; the leak tests watch it over 1000 frames.
+    public var gpuResourceStats: GPUResourceStats? { (implementation as? GLESBackend)?.resourceStats }
+
+    /// GLES only: the last frame's command buffer as text (`canvas-gl … --dump-gpu`), nil otherwise.
+    public var lastGPUCommandDump: String? {
+        guard let g = implementation as? GLESBackend, g.hasFrame else { return nil }
+        return g.lastCommandBufferText
+    }
+
+    /// GLES only: draw calls of the last frame (`bench`'s drawCalls), nil otherwise.
+    public var lastDrawCallCount: Int? { (implementation as? GLESBackend)?.lastCommandBuffer?.drawCallCount }
+
+    /// GLES only: where the last frame's time went (geometry, coverage, submit, GPU, readback).
+    public var lastGPUTimings: GLESFrameTimings? {
+        guard let g = implementation as? GLESBackend, g.hasFrame else { return nil }
+        return g.lastTimings
+    }
+
+    /// GLES only: the path strategy in use (raster atlas or GPU tessellation).
+    public var pathStrategy: PathStrategyKind? { (implementation as? GLESBackend)?.strategyKind }
 
     /// Renders one frame of `canvas` at `size` points and `scale` pixels per point.
     public func render<Symbols>(_ canvas: Canvas<Symbols>, size: CGSize, scale: CGFloat = 1) throws -> RasterImage {

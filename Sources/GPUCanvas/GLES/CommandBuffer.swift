@@ -1,0 +1,297 @@
+// The Vulkan-style command buffer the planner writes and the executor replays.
+//
+// A frame is a list of render passes. A pass names its target texture, what happens to the target's old
+// contents when the pass begins (load op: keep, or clear to a colour) and whether its results are kept
+// (store op), then lists pipeline binds, uploads, texture binds and draws. Textures other than the frame
+// are transient: they are named by `TextureRef` with a description (size, format), and the executor maps
+// them onto pooled GL textures, so a frame never allocates GL objects once the pool is warm.
+//
+// Bytes to upload live in one staging arena owned by the command buffer (instance records and CPU coverage
+// alike); an upload names a byte range of it. The arena keeps its capacity from frame to frame.
+//
+// The buffer prints as text (`canvas-gl render --dump-gpu`), e.g.
+//
+// ```
+// CommandBuffer: 1 pass, 1 draw call, 2 uploads (9.9 KiB), 2 textures
+//   texture frame 64×64 rgba8
+//   texture atlas0 2048×8 r8
+//   pass 0 → frame load: clear(0, 0, 0, 0) store: store
+//     upload atlas0 rect(0, 0, 2048, 8) r8 16 KiB from staging[0..<16384]
+//     upload instances 64 B from staging[16384..<16448] (2 cover instances)
+//     bind pipeline atlasCover (blend one, oneMinusSrcAlpha)
+//     bind texture unit 0 atlas0
+//     draw strip 4 vertices × 2 instances from instances+0
+//   fence
+//   readback frame 64×64 rgba8
+// ```
+
+/// A texture a command buffer uses.
+enum TextureRef: Hashable, CustomStringConvertible {
+    /// The frame's RGBA8 render target (what is read back).
+    case frame
+    /// A coverage atlas (raster-atlas strategy), or the float accumulation atlas (GPU tessellation).
+    case atlas(Int)
+
+    var description: String {
+        switch self {
+        case .frame: return "frame"
+        case .atlas(let i): return "atlas\(i)"
+        }
+    }
+}
+
+/// Texel formats the backend allocates.
+enum TextureFormat: String, CustomStringConvertible {
+    case rgba8, r8, r16f, r32f
+
+    var bytesPerTexel: Int {
+        switch self {
+        case .rgba8, .r32f: return 4
+        case .r8: return 1
+        case .r16f: return 2
+        }
+    }
+    var description: String { rawValue }
+}
+
+struct TextureDesc: Equatable, CustomStringConvertible {
+    var width: Int
+    var height: Int
+    var format: TextureFormat
+    var description: String { "\(width)×\(height) \(format)" }
+}
+
+/// A program together with its fixed-function state (blend) and vertex layout.
+enum Pipeline: String, CaseIterable, CustomStringConvertible {
+    /// Raster atlas: CPU coverage texels × instance colour, source-over into the frame.
+    case atlasCover
+    /// GPU tessellation: each segment adds its exact signed area into the float atlas (additive blend).
+    case tessAccumulate
+    /// GPU tessellation: fill rule on the accumulated area × instance colour, source-over into the frame.
+    case tessCover
+
+    /// The file in `Sources/Shaders/programs` holding the program.
+    var programName: String {
+        switch self {
+        case .atlasCover: return "atlas_cover"
+        case .tessAccumulate: return "tess_accumulate"
+        case .tessCover: return "tess_cover"
+        }
+    }
+
+    enum Blend: Equatable, CustomStringConvertible {
+        /// (ONE, ONE_MINUS_SRC_ALPHA): premultiplied source-over.
+        case sourceOver
+        /// (ONE, ONE): accumulation.
+        case additive
+        var description: String {
+            switch self {
+            case .sourceOver: return "one, oneMinusSrcAlpha"
+            case .additive: return "one, one"
+            }
+        }
+    }
+
+    var blend: Blend {
+        switch self {
+        case .atlasCover, .tessCover: return .sourceOver
+        case .tessAccumulate: return .additive
+        }
+    }
+
+    /// Bytes per instance record of the pipeline's vertex layout.
+    var instanceStride: Int {
+        switch self {
+        case .atlasCover, .tessCover: return CoverInstance.stride
+        case .tessAccumulate: return SegmentInstance.stride
+        }
+    }
+
+    var description: String { rawValue }
+}
+
+/// One composited rectangle: 32 bytes, shared by `atlasCover` and `tessCover`.
+///
+/// A rectangle of device pixels (x, y, w, h), the atlas texel of its top-left corner (u, v; u = −1 means
+/// "coverage 1 everywhere, no atlas"), the fill rule for `tessCover` (0 non-zero, 1 even-odd) and the
+/// premultiplied colour with opacity applied.
+struct CoverInstance {
+    static let stride = 32
+    var x: Int16, y: Int16, w: Int16, h: Int16
+    var u: Int16, v: Int16, rule: Int16, reserved: Int16 = 0
+    var r: Float, g: Float, b: Float, a: Float
+}
+
+/// One flattened segment for `tessAccumulate`: 24 bytes.
+///
+/// Endpoints in atlas texels, the limit the segment's quad extends to (the atlas piece's bottom edge for
+/// area accumulation, its right edge for centre-sample winding) and the mode (0 area, 1 centre samples).
+struct SegmentInstance {
+    static let stride = 24
+    var x0: Float, y0: Float, x1: Float, y1: Float
+    var limit: Float
+    var mode: Float
+}
+
+enum LoadOp: Equatable, CustomStringConvertible {
+    case load
+    case clear(RGBA)
+    var description: String {
+        switch self {
+        case .load: return "load"
+        case .clear(let c): return "clear(\(fmt(CGFloat(c.r))), \(fmt(CGFloat(c.g))), \(fmt(CGFloat(c.b))), \(fmt(CGFloat(c.a))))"
+        }
+    }
+}
+
+enum StoreOp: String, CustomStringConvertible {
+    case store, dontCare
+    var description: String { rawValue }
+}
+
+/// A rectangle in texels.
+struct TexelRect: Equatable, CustomStringConvertible {
+    var x: Int, y: Int, width: Int, height: Int
+    var description: String { "rect(\(x), \(y), \(width), \(height))" }
+}
+
+enum GPUCommand {
+    case bindPipeline(Pipeline)
+    case bindTexture(unit: Int, TextureRef)
+    /// Copies `staging[range]` into the instance buffer at `bufferOffset`.
+    case uploadInstances(range: Range<Int>, bufferOffset: Int, count: Int, pipeline: Pipeline)
+    /// Copies texels from `staging` (rows of `rect.width` texels starting at `source`) into a texture.
+    case uploadTexture(TextureRef, rect: TexelRect, format: TextureFormat, source: Int)
+    /// Draws `instanceCount` instances of a 4-vertex triangle strip whose records start at `bufferOffset`
+    /// of the instance buffer, laid out for `pipeline`.
+    case draw(instanceCount: Int, bufferOffset: Int, pipeline: Pipeline)
+}
+
+struct RenderPass {
+    var target: TextureRef
+    var load: LoadOp
+    /// Restricts the load op's clear (nil: the whole target).
+    var clearRect: TexelRect?
+    var store: StoreOp
+    var commands: [GPUCommand] = []
+}
+
+/// A frame's GPU work, in order. See the note at the top of the file.
+struct CommandBuffer: CustomStringConvertible {
+    var textures: [(ref: TextureRef, desc: TextureDesc)] = []
+    var passes: [RenderPass] = []
+    /// Bytes every upload copies from.
+    var staging: [UInt8] = []
+    /// Instance buffer bytes the frame needs.
+    var instanceBufferSize = 0
+    /// True when the frame ends with a fence and a readback of `.frame`.
+    var readsBack = true
+
+    /// Empties the buffer for a new frame, keeping the staging arena's capacity.
+    mutating func reset() {
+        textures.removeAll(keepingCapacity: true)
+        passes.removeAll(keepingCapacity: true)
+        staging.removeAll(keepingCapacity: true)
+        instanceBufferSize = 0
+        readsBack = true
+    }
+
+    func desc(of ref: TextureRef) -> TextureDesc? { textures.first { $0.ref == ref }?.desc }
+
+    mutating func declare(_ ref: TextureRef, _ desc: TextureDesc) {
+        if let i = textures.firstIndex(where: { $0.ref == ref }) { textures[i].desc = desc } else { textures.append((ref, desc)) }
+    }
+
+    /// Reserves `count` zeroed staging bytes (aligned to 16) and returns where they start.
+    mutating func reserveStaging(_ count: Int) -> Int {
+        let start = (staging.count + 15) & ~15
+        staging.append(contentsOf: repeatElement(0, count: start + count - staging.count))
+        return start
+    }
+
+    /// Reserves instance-buffer space for `count` records of `pipeline` and returns its byte offset.
+    mutating func reserveInstances(_ count: Int, pipeline: Pipeline) -> Int {
+        let start = (instanceBufferSize + 15) & ~15
+        instanceBufferSize = start + count * pipeline.instanceStride
+        return start
+    }
+
+    // MARK: Counts
+
+    var drawCallCount: Int {
+        passes.reduce(0) { n, p in n + p.commands.reduce(0) { if case .draw = $1 { return $0 + 1 }; return $0 } }
+    }
+    var uploadCount: Int {
+        passes.reduce(0) { n, p in
+            n + p.commands.reduce(0) {
+                switch $1 {
+                case .uploadInstances, .uploadTexture: return $0 + 1
+                default: return $0
+                }
+            }
+        }
+    }
+    /// Bytes copied to the GPU by all uploads.
+    var uploadBytes: Int {
+        passes.reduce(0) { n, p in
+            n + p.commands.reduce(0) {
+                switch $1 {
+                case .uploadInstances(let range, _, _, _): return $0 + range.count
+                case .uploadTexture(_, let rect, let format, _): return $0 + rect.width * rect.height * format.bytesPerTexel
+                default: return $0
+                }
+            }
+        }
+    }
+    var instanceCount: Int {
+        passes.reduce(0) { n, p in
+            n + p.commands.reduce(0) { if case .draw(let k, _, _) = $1 { return $0 + k }; return $0 }
+        }
+    }
+
+    // MARK: Text
+
+    var description: String {
+        func plural(_ n: Int, _ word: String) -> String {
+            "\(n) \(word)\(n == 1 ? "" : word.hasSuffix("s") ? "es" : "s")"
+        }
+        var lines = ["CommandBuffer: \(plural(passes.count, "pass")), "
+            + "\(plural(drawCallCount, "draw call")), \(plural(uploadCount, "upload")) (\(bytes(uploadBytes))), "
+            + "\(plural(instanceCount, "instance")), \(plural(textures.count, "texture"))"]
+        for t in textures { lines.append("  texture \(t.ref) \(t.desc)") }
+        for (i, pass) in passes.enumerated() {
+            var head = "  pass \(i) → \(pass.target) load: \(pass.load)"
+            if let r = pass.clearRect { head += " in \(r)" }
+            lines.append(head + " store: \(pass.store)")
+            for c in pass.commands {
+                let text: String
+                switch c {
+                case .bindPipeline(let p):
+                    text = "bind pipeline \(p) (program \(p.programName), blend \(p.blend))"
+                case .bindTexture(let unit, let t):
+                    text = "bind texture unit \(unit) \(t)"
+                case .uploadInstances(let range, let offset, let count, let p):
+                    text = "upload instances \(bytes(range.count)) to instances+\(offset) (\(count) \(p) records) from staging[\(range.lowerBound)..<\(range.upperBound)]"
+                case .uploadTexture(let t, let rect, let format, let source):
+                    let n = rect.width * rect.height * format.bytesPerTexel
+                    text = "upload \(t) \(rect) \(format) \(bytes(n)) from staging[\(source)..<\(source + n)]"
+                case .draw(let n, let offset, let p):
+                    text = "draw strip 4 vertices × \(n) instance\(n == 1 ? "" : "s") from instances+\(offset) (\(p))"
+                }
+                lines.append("    " + text)
+            }
+        }
+        if readsBack {
+            lines.append("  fence")
+            if let d = desc(of: .frame) { lines.append("  readback frame \(d)") }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// "9.9 KiB", "512 B", "3.2 MiB".
+private func bytes(_ n: Int) -> String {
+    if n < 1024 { return "\(n) B" }
+    if n < 1024 * 1024 { return String(format: "%.1f KiB", Double(n) / 1024) }
+    return String(format: "%.1f MiB", Double(n) / 1024 / 1024)
+}

@@ -1,0 +1,247 @@
+// CPU coverage for the raster-atlas strategy: a dense signed-area accumulation buffer per atlas piece.
+//
+// Same coverage definition as the reference (DESIGN.md "Coverage"), different algorithm. The reference
+// keeps sparse cells and sweeps them; here every pixel row of the piece has a dense float buffer `acc` of
+// width + 2 entries whose running (prefix) sum along the row is the accumulated signed area of each pixel:
+//
+//   - An edge piece inside one pixel column c of a row, with signed height dy (+ downward) and mean x m
+//     within the column (0 ≤ m ≤ 1), covers dy·(1 − m) of pixel c right of itself and the full dy of every
+//     pixel further right. So it adds dy·(1 − m) to acc[c] and dy·m to acc[c + 1]; the prefix sum then
+//     yields dy·(1 − m) at c and dy from c + 1 on. An edge crossing several columns is split at the column
+//     lines (its dy shared in proportion to the x length in each column). This is exact, not sampled.
+//   - Parts of an edge left of the piece act as a vertical edge on its left border (they change the winding
+//     of every pixel of the row); parts right of it change nothing inside and are dropped.
+//   - `antialiased: false` uses the same buffer for crossing counts: an edge whose half-open y range holds
+//     the row's centre line y + 0.5 adds ±1 at the first column whose centre is at or right of the
+//     crossing, so the prefix sum is the winding number at each pixel centre (the reference's ties).
+//
+// The fill rule then maps the sum a to coverage: non-zero min(|a|, 1), even-odd |a − 2·round(a/2)|.
+// Each row remembers the leftmost and rightmost column it received, so empty rows and the empty ends of
+// rows cost nothing, and the row's remainder right of its last deposit is one constant run.
+
+/// Reusable scratch for one worker thread.
+final class CoverageAccumulator {
+    private var acc: [Float] = []
+    private var rowMin: [Int32] = []
+    private var rowMax: [Int32] = []
+    private var stride = 0
+    private var width = 0
+    private var height = 0
+
+    /// Rasterizes contours `path.contours` of `polys` over the device pixels `piece` and writes the coverage
+    /// (after the fill rule) as `format` texels to `out`, rows `rowBytes` apart. Texels already hold 0.
+    ///
+    /// The square (2, 1)…(3, 2) over the piece (0, 0, 4, 4) gives coverage 1 at texel (2, 1), 0 elsewhere.
+    func render(_ polys: Polygons, contours: Range<Int>, rule: CoverageRule, antialiased: Bool, piece: PixelRect,
+                format: TextureFormat, out: UnsafeMutableRawPointer, rowBytes: Int) {
+        prepare(width: piece.width, height: piece.height)
+        let left = Double(piece.x), top = Double(piece.y)
+        let right = left + Double(piece.width), bottom = top + Double(piece.height)
+        acc.withUnsafeMutableBufferPointer { accBuffer in
+            rowMin.withUnsafeMutableBufferPointer { mins in
+                rowMax.withUnsafeMutableBufferPointer { maxs in
+                    var cells = Cells(acc: accBuffer.baseAddress!, rowMin: mins.baseAddress!, rowMax: maxs.baseAddress!,
+                                      stride: stride, width: piece.width, height: piece.height)
+                    if antialiased {
+                        forEachPreparedEdge(polys, contours: contours) { x0, y0, x1, y1 in
+                            guard y0 != y1, max(y0, y1) > top, min(y0, y1) < bottom, min(x0, x1) < right else { return }
+                            cells.areaEdge(x0 - left, y0 - top, x1 - left, y1 - top)
+                        }
+                    } else {
+                        forEachPreparedEdge(polys, contours: contours) { x0, y0, x1, y1 in
+                            guard y0 != y1 else { return }
+                            cells.centreEdge(x0, y0, x1, y1, left: left, top: top)
+                        }
+                    }
+                    cells.resolve(rule: rule, format: format, out: out, rowBytes: rowBytes)
+                }
+            }
+        }
+    }
+
+    private func prepare(width w: Int, height h: Int) {
+        width = w
+        height = h
+        stride = w + 2
+        if acc.count < stride * h { acc = [Float](repeating: 0, count: stride * h) }
+        if rowMin.count < h {
+            rowMin = [Int32](repeating: Int32.max, count: h)
+            rowMax = [Int32](repeating: -1, count: h)
+        }
+    }
+}
+
+/// The accumulation buffer of one piece, through raw pointers (the hot loop).
+private struct Cells {
+    let acc: UnsafeMutablePointer<Float>
+    let rowMin: UnsafeMutablePointer<Int32>
+    let rowMax: UnsafeMutablePointer<Int32>
+    let stride: Int
+    let width: Int
+    let height: Int
+
+    @inline(__always)
+    private func deposit(_ row: Int, _ col: Int, _ v: Double) {
+        acc[row * stride + col] += Float(v)
+        let c = Int32(col)
+        if c < rowMin[row] { rowMin[row] = c }
+        if c > rowMax[row] { rowMax[row] = c }
+    }
+
+    /// An edge in piece-local coordinates (y range already known to meet the piece, x0/x1 not all right of it).
+    mutating func areaEdge(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
+        let w = Double(width)
+        if x0 >= 0 && x1 >= 0 && x0 <= w && x1 <= w {
+            line(x0, y0, x1, y1)
+            return
+        }
+        // Split at the piece's left and right borders; left parts become vertical on x = 0.
+        var ts: (Double, Double, Double, Double) = (0, 1, 1, 1)
+        var n = 1
+        let dx = x1 - x0
+        if dx != 0 {
+            let tl = (0 - x0) / dx, tr = (w - x0) / dx
+            let a = min(tl, tr), b = max(tl, tr)
+            if a > 0 && a < 1 { ts.1 = a; n = 2 }
+            if b > 0 && b < 1 { if n == 2 { ts.2 = b } else { ts.1 = b }; n += 1 }
+        }
+        let cuts = [ts.0, ts.1, ts.2, ts.3]
+        var tPrev = 0.0
+        for k in 1 ... n {
+            let tNext = k == n ? 1.0 : cuts[k]
+            let xa = x0 + dx * tPrev, xb = k == n ? x1 : x0 + dx * tNext
+            let ya = y0 + (y1 - y0) * tPrev, yb = k == n ? y1 : y0 + (y1 - y0) * tNext
+            let mid = (xa + xb) * 0.5
+            if mid < 0 {
+                line(0, ya, 0, yb)
+            } else if mid <= w {
+                line(min(max(xa, 0), w), ya, min(max(xb, 0), w), yb)
+            }
+            tPrev = tNext
+        }
+    }
+
+    /// A straight edge with 0 ≤ x ≤ width (piece-local), walked row by row.
+    private mutating func line(_ xa: Double, _ ya: Double, _ xb: Double, _ yb: Double) {
+        guard ya != yb else { return }
+        let sign: Double = yb > ya ? 1 : -1
+        let (x0, y0, x1, y1) = ya < yb ? (xa, ya, xb, yb) : (xb, yb, xa, ya)
+        let dxdy = (x1 - x0) / (y1 - y0)
+        let h = Double(height)
+        let rFirst = Int(max(0, y0).rounded(.down))
+        let rEnd = Int(min(h, y1).rounded(.up))
+        guard rFirst < rEnd else { return }
+        let w = Double(width)
+        for row in rFirst ..< rEnd {
+            let yt = max(y0, Double(row)), yb = min(y1, Double(row + 1))
+            guard yb > yt else { continue }
+            let xt = min(max(x0 + (yt - y0) * dxdy, 0), w)
+            let xbt = min(max(x0 + (yb - y0) * dxdy, 0), w)
+            span(row, xt, xbt, sign * (yb - yt))
+        }
+    }
+
+    /// The part of an edge inside one row: from x = xa to x = xb, signed height dy.
+    @inline(__always)
+    private mutating func span(_ row: Int, _ xa: Double, _ xb: Double, _ dy: Double) {
+        let xl = min(xa, xb), xr = max(xa, xb)
+        let cl = Int(xl), cr = Int(xr)
+        if cl == cr {
+            let m = (xl + xr) * 0.5 - Double(cl)
+            deposit(row, cl, dy * (1 - m))
+            deposit(row, cl + 1, dy * m)
+            return
+        }
+        let k = dy / (xr - xl)  // height per unit of x
+        let base = row * stride
+        // First, partial column.
+        let firstLen = Double(cl + 1) - xl
+        let d0 = k * firstLen
+        let m0 = (xl - Double(cl) + 1) * 0.5
+        acc[base + cl] += Float(d0 * (1 - m0))
+        var carry = d0 * m0  // goes to column cl + 1
+        // Full columns: half their height stays, half carries on.
+        let half = k * 0.5
+        var c = cl + 1
+        while c < cr {
+            acc[base + c] += Float(carry + half)
+            carry = half
+            c += 1
+        }
+        // Last, partial column cr (possibly of zero length when xr is a column line).
+        let lastLen = xr - Double(cr)
+        let d1 = k * lastLen
+        let m1 = lastLen * 0.5
+        acc[base + cr] += Float(carry + d1 * (1 - m1))
+        acc[base + cr + 1] += Float(d1 * m1)
+        if Int32(cl) < rowMin[row] { rowMin[row] = Int32(cl) }
+        if Int32(cr + 1) > rowMax[row] { rowMax[row] = Int32(cr + 1) }
+    }
+
+    /// An edge for centre sampling, in device coordinates (the reference's formula, so ties agree).
+    mutating func centreEdge(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, left: Double, top: Double) {
+        let ymin = min(y0, y1), ymax = max(y0, y1)
+        // Rows r whose centre r + 0.5 is in [ymin, ymax), intersected with the piece's rows.
+        let first = max(top, (ymin - 0.5).rounded(.up))
+        let last = min(top + Double(height) - 1, (ymax - 0.5).rounded(.up) - 1)
+        guard first <= last else { return }
+        let winding: Double = y0 < y1 ? 1 : -1
+        let w = Double(width)
+        var r = first
+        while r <= last {
+            let yc = r + 0.5
+            let t = (yc - y0) / (y1 - y0)
+            let x = x0 + (x1 - x0) * t
+            // The first column whose centre is at or right of the crossing: ceil(x − 0.5).
+            let col = (x - 0.5).rounded(.up) - left
+            if col < w { deposit(Int(r - top), col <= 0 ? 0 : Int(col), winding) }
+            r += 1
+        }
+    }
+
+    /// Prefix sums, fill rule, texel output; leaves the buffer zeroed for the next piece.
+    func resolve(rule: CoverageRule, format: TextureFormat, out: UnsafeMutableRawPointer, rowBytes: Int) {
+        for row in 0 ..< height {
+            let lo = Int(rowMin[row]), hi = Int(rowMax[row])
+            guard hi >= 0 else { continue }
+            rowMin[row] = Int32.max
+            rowMax[row] = -1
+            let cells = acc + row * stride
+            let dst = out + row * rowBytes
+            var a: Float = 0
+            let end = min(hi, width - 1)
+            var x = lo
+            while x <= end {
+                a += cells[x]
+                cells[x] = 0
+                store(coverage(a, rule), format, dst, x)
+                x += 1
+            }
+            // Right of the last deposit the sum is constant (0 for a path wholly inside the piece).
+            var k = end + 1
+            while k <= min(hi, width + 1) { cells[k] = 0; k += 1 }
+            let tail = coverage(a, rule)
+            if hi < width && tail > 0 {
+                for x in hi + 1 ..< width { store(tail, format, dst, x) }
+            }
+        }
+    }
+
+    @inline(__always)
+    private func coverage(_ a: Float, _ rule: CoverageRule) -> Float {
+        switch rule {
+        case .nonZero: return min(abs(a), 1)
+        case .evenOdd: return abs(a - 2 * (a * 0.5).rounded())
+        }
+    }
+
+    @inline(__always)
+    private func store(_ c: Float, _ format: TextureFormat, _ dst: UnsafeMutableRawPointer, _ x: Int) {
+        switch format {
+        case .r8: dst.storeBytes(of: UInt8(c * 255 + 0.5), toByteOffset: x, as: UInt8.self)
+        case .r16f: dst.storeBytes(of: Float16(c).bitPattern, toByteOffset: x * 2, as: UInt16.self)
+        case .r32f: dst.storeBytes(of: c, toByteOffset: x * 4, as: Float.self)
+        case .rgba8: dst.storeBytes(of: UInt8(c * 255 + 0.5), toByteOffset: x * 4 + 3, as: UInt8.self)
+        }
+    }
+}

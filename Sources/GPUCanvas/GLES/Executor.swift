@@ -1,0 +1,169 @@
+// Replays a command buffer on the current context through the state cache, then ends the frame with a
+// fence and a readback.
+//
+// The frame target is drawn with device row 0 at GL row 0 (the projection maps y = 0 to NDC −1 without a
+// flip), so glReadPixels, which returns GL row 0 first, yields the rows top to bottom as `RasterImage`
+// stores them: no CPU flip.
+
+import CGLES
+import Foundation
+
+/// Where the time of one GLES frame went, in seconds.
+public struct GLESFrameTimings: Sendable, Equatable, CustomStringConvertible {
+    /// Validation, flattening and stroking (CPU).
+    public var geometry: Double = 0
+    /// Coverage into the atlas (CPU, raster-atlas) or segment lists (GPU tessellation), and packing.
+    public var coverage: Double = 0
+    /// Issuing the GL calls: uploads, binds, draws.
+    public var submit: Double = 0
+    /// Waiting on the fence: the GL work itself (on llvmpipe, the rasterizer threads).
+    public var gpu: Double = 0
+    /// glReadPixels.
+    public var readback: Double = 0
+    public var total: Double { geometry + coverage + submit + gpu + readback }
+
+    public var description: String {
+        func ms(_ s: Double) -> String { String(format: "%.2f ms", s * 1000) }
+        return "geometry \(ms(geometry)), coverage \(ms(coverage)), submit \(ms(submit)), gpu \(ms(gpu)), readback \(ms(readback)), total \(ms(total))"
+    }
+}
+
+final class Executor {
+    private let context: GLContext
+    private let cache: GLStateCache
+    private let resources: GLResources
+    private let programs: [Pipeline: GLProgram]
+    /// Last u_targetSize set per program.
+    private var targetSizes: [GLuint: (Int, Int)] = [:]
+
+    init(context: GLContext, cache: GLStateCache, resources: GLResources, programs: [Pipeline: GLProgram]) {
+        self.context = context
+        self.cache = cache
+        self.resources = resources
+        self.programs = programs
+    }
+
+    /// Runs `cb` and returns the frame's pixels (when the buffer reads back).
+    func execute(_ cb: CommandBuffer, timings: inout GLESFrameTimings) throws -> RasterImage? {
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        cache.invalidate()
+        targetSizes.removeAll(keepingCapacity: true)
+        glDisable(GLenum(GL_DEPTH_TEST))
+        glDisable(GLenum(GL_SCISSOR_TEST))
+        glDisable(GLenum(GL_DITHER))  // dithering would make bytes depend on position, not on the recording
+        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
+        glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
+
+        var textures: [TextureRef: GLResources.Texture] = [:]
+        for (ref, desc) in cb.textures {
+            textures[ref] = try resources.texture(ref, desc, exactSize: ref == .frame)
+        }
+        let buffer = cb.instanceBufferSize > 0 ? try resources.instanceBuffer(size: cb.instanceBufferSize) : 0
+        try context.check("allocating frame resources")
+
+        var currentPipeline: Pipeline?
+        for (index, pass) in cb.passes.enumerated() {
+            guard textures[pass.target] != nil else {
+                throw RenderError.gpu("internal: pass \(index) targets undeclared texture \(pass.target)")
+            }
+            let fbo = try resources.framebuffer(pass.target)
+            cache.bindFramebuffer(fbo)
+            let size = (cb.desc(of: pass.target)!.width, cb.desc(of: pass.target)!.height)
+            cache.setViewport(width: size.0, height: size.1)
+            if case .clear(let c) = pass.load {
+                if let r = pass.clearRect {
+                    glEnable(GLenum(GL_SCISSOR_TEST))
+                    glScissor(GLint(r.x), GLint(r.y), GLsizei(r.width), GLsizei(r.height))
+                }
+                glClearColor(c.r, c.g, c.b, c.a)
+                glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+                if pass.clearRect != nil { glDisable(GLenum(GL_SCISSOR_TEST)) }
+            }
+            currentPipeline = nil
+            for command in pass.commands {
+                switch command {
+                case .bindPipeline(let p):
+                    guard let program = programs[p] else { throw RenderError.gpu("internal: program \(p.programName) not built") }
+                    cache.useProgram(program.id)
+                    cache.setBlend(p.blend)
+                    cache.bindVertexArray(resources.vertexArray(p))
+                    if targetSizes[program.id].map({ $0 != size }) ?? true {
+                        glUniform2f(program.targetSize, Float(size.0), Float(size.1))
+                        if program.atlas >= 0 { glUniform1i(program.atlas, 0) }
+                        targetSizes[program.id] = size
+                    }
+                    currentPipeline = p
+                case .bindTexture(let unit, let ref):
+                    guard let t = textures[ref] else { throw RenderError.gpu("internal: texture \(ref) undeclared") }
+                    cache.bindTexture(unit: unit, t.id)
+                case .uploadInstances(let range, let offset, _, _):
+                    cache.bindArrayBuffer(buffer)
+                    cb.staging.withUnsafeBytes { raw in
+                        glBufferSubData(GLenum(GL_ARRAY_BUFFER), GLintptr(offset), GLsizeiptr(range.count),
+                                        raw.baseAddress! + range.lowerBound)
+                    }
+                case .uploadTexture(let ref, let rect, let format, let source):
+                    guard let t = textures[ref] else { throw RenderError.gpu("internal: texture \(ref) undeclared") }
+                    cache.bindTextureForUpload(t.id)
+                    let (_, glFormat, glType) = GLResources.glFormat(format)
+                    cb.staging.withUnsafeBytes { raw in
+                        glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, GLint(rect.x), GLint(rect.y), GLsizei(rect.width),
+                                        GLsizei(rect.height), glFormat, glType, raw.baseAddress! + source)
+                    }
+                case .draw(let count, let offset, let p):
+                    guard currentPipeline == p else {
+                        throw RenderError.gpu("internal: draw for \(p) without its pipeline bound")
+                    }
+                    cache.bindArrayBuffer(buffer)
+                    setAttributes(p, offset: offset)
+                    glDrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(count))
+                }
+            }
+            try context.check("pass \(index) → \(pass.target)")
+        }
+        let t1 = DispatchTime.now().uptimeNanoseconds
+        timings.submit += Double(t1 - t0) / 1e9
+        guard cb.readsBack, let frame = textures[.frame], let desc = cb.desc(of: .frame) else { return nil }
+
+        // The fence marks the end of the frame's GL work; waiting on it separates GPU time from readback.
+        guard let fence = glFenceSync(GLenum(GL_SYNC_GPU_COMMANDS_COMPLETE), 0) else {
+            throw RenderError.gpu("glFenceSync failed: \(GLErrorName.name(glGetError()))")
+        }
+        defer { glDeleteSync(fence) }
+        var waited = 0
+        while true {
+            let r = glClientWaitSync(fence, GLbitfield(GL_SYNC_FLUSH_COMMANDS_BIT), 1_000_000_000)
+            if r == GLenum(GL_ALREADY_SIGNALED) || r == GLenum(GL_CONDITION_SATISFIED) { break }
+            if r == GLenum(GL_WAIT_FAILED) { throw RenderError.gpu("glClientWaitSync failed: \(GLErrorName.name(glGetError()))") }
+            waited += 1
+            if waited >= 60 { throw RenderError.gpu("the frame's GL work did not finish within 60 s (GL_TIMEOUT_EXPIRED)") }
+        }
+        let t2 = DispatchTime.now().uptimeNanoseconds
+        timings.gpu += Double(t2 - t1) / 1e9
+
+        cache.bindFramebuffer(try resources.framebuffer(.frame))
+        _ = frame
+        var pixels = [UInt8](repeating: 0, count: desc.width * desc.height * 4)
+        pixels.withUnsafeMutableBytes { raw in
+            glReadPixels(0, 0, GLsizei(desc.width), GLsizei(desc.height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE),
+                         raw.baseAddress)
+        }
+        try context.check("readback")
+        timings.readback += Double(DispatchTime.now().uptimeNanoseconds - t2) / 1e9
+        return RasterImage(width: desc.width, height: desc.height, pixels: pixels)
+    }
+
+    private func setAttributes(_ p: Pipeline, offset: Int) {
+        let stride = GLsizei(p.instanceStride)
+        func ptr(_ o: Int) -> UnsafeRawPointer? { UnsafeRawPointer(bitPattern: offset + o) }
+        switch p {
+        case .atlasCover, .tessCover:
+            glVertexAttribIPointer(0, 4, GLenum(GL_SHORT), stride, ptr(0))
+            glVertexAttribIPointer(1, 4, GLenum(GL_SHORT), stride, ptr(8))
+            glVertexAttribPointer(2, 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, ptr(16))
+        case .tessAccumulate:
+            glVertexAttribPointer(0, 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, ptr(0))
+            glVertexAttribPointer(1, 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, ptr(16))
+        }
+    }
+}

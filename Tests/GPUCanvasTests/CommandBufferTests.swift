@@ -1,0 +1,148 @@
+import XCTest
+@testable import GPUCanvas
+
+/// The planner's command buffers: batching, counts, readable text, atlas layout.
+final class CommandBufferTests: XCTestCase {
+    /// The brief's bar: 1000 solid rectangles are at most 4 draw calls.
+    static let maxDrawsFor1000Rects = 4
+
+    static func thousandRects(_ ctx: inout GraphicsContext, _ size: CGSize) {
+        for i in 0 ..< 1000 {
+            let x = CGFloat(i % 40) * 6.1, y = CGFloat(i / 40) * 7.3
+            ctx.fill(Path(CGRect(x: x, y: y, width: 5.5, height: 6.25)),
+                     with: .color(Color(hue: Double(i) / 1000, saturation: 0.7, brightness: 0.8, opacity: 0.75)))
+        }
+    }
+
+    func testThousandRectanglesShareDrawCalls() throws {
+        for s in PathStrategyKind.allCases {
+            let r = try CanvasRenderer(backend: .gles(GLESOptions(device: .mesa, pathStrategy: s)))
+            let img = try r.render(size: CGSize(width: 256, height: 192), Self.thousandRects)
+            let draws = try XCTUnwrap(r.lastDrawCallCount)
+            XCTAssertLessThanOrEqual(draws, Self.maxDrawsFor1000Rects, "\(s)")
+            XCTAssertGreaterThan(draws, 0)
+            // The last rectangle (i = 999: x = 237.9, y = 175.2) is drawn: its inside pixel is opaque-ish.
+            XCTAssertGreaterThan(img.pixel(x: 240, y: 178).a, 180, "\(s)")
+        }
+    }
+
+    func testDumpIsReadableAndCountsAddUp() throws {
+        let r = try CanvasRenderer(backend: .gles(GLESOptions(device: .mesa, pathStrategy: .rasterAtlas)))
+        _ = try r.render(size: CGSize(width: 64, height: 32)) { ctx, _ in
+            ctx.fill(Path(CGRect(x: 1, y: 1, width: 10, height: 10)), with: .color(.red))
+            ctx.fill(Path(ellipseIn: CGRect(x: 20, y: 2, width: 30, height: 20)), with: .color(.blue))
+        }
+        let text = try XCTUnwrap(r.lastGPUCommandDump)
+        let lines = text.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.first, "CommandBuffer: 1 pass, 1 draw call, 2 uploads (\(lines.first!.split(separator: "(")[1].split(separator: ")")[0])), 2 instances, 2 textures")
+        XCTAssertTrue(lines.contains("  texture frame 64×32 rgba8"), text)
+        XCTAssertTrue(lines.contains("  pass 0 → frame load: clear(0, 0, 0, 0) store: store"), text)
+        XCTAssertTrue(lines.contains("    bind pipeline atlasCover (program atlas_cover, blend one, oneMinusSrcAlpha)"), text)
+        XCTAssertTrue(lines.contains("    draw strip 4 vertices × 2 instances from instances+0 (atlasCover)"), text)
+        XCTAssertEqual(lines.suffix(2), ["  fence", "  readback frame 64×32 rgba8"])
+    }
+
+    func testCountsOfAHandBuiltBuffer() {
+        var cb = CommandBuffer()
+        cb.declare(.frame, TextureDesc(width: 8, height: 8, format: .rgba8))
+        cb.declare(.atlas(0), TextureDesc(width: 16, height: 4, format: .r8))
+        let a = cb.reserveStaging(64)
+        let i = cb.reserveStaging(2 * CoverInstance.stride)
+        XCTAssertEqual(a, 0)
+        XCTAssertEqual(i, 64)
+        let off = cb.reserveInstances(2, pipeline: .atlasCover)
+        cb.passes.append(RenderPass(target: .frame, load: .clear(.transparent), clearRect: nil, store: .store, commands: [
+            .uploadInstances(range: i ..< i + 64, bufferOffset: off, count: 2, pipeline: .atlasCover),
+            .uploadTexture(.atlas(0), rect: TexelRect(x: 0, y: 0, width: 16, height: 4), format: .r8, source: a),
+            .bindPipeline(.atlasCover),
+            .draw(instanceCount: 2, bufferOffset: off, pipeline: .atlasCover),
+        ]))
+        XCTAssertEqual(cb.drawCallCount, 1)
+        XCTAssertEqual(cb.uploadCount, 2)
+        XCTAssertEqual(cb.uploadBytes, 64 + 64)
+        XCTAssertEqual(cb.instanceCount, 2)
+        XCTAssertTrue(cb.description.hasPrefix("CommandBuffer: 1 pass, 1 draw call, 2 uploads (128 B), 2 instances, 2 textures"), cb.description)
+        cb.reset()
+        XCTAssertEqual(cb.drawCallCount, 0)
+        XCTAssertTrue(cb.staging.isEmpty)
+    }
+
+    /// The instance records are read by GL with fixed offsets: their Swift layout must match.
+    func testInstanceRecordLayout() {
+        XCTAssertEqual(MemoryLayout<CoverInstance>.size, CoverInstance.stride)
+        XCTAssertEqual(MemoryLayout<CoverInstance>.offset(of: \.u), 8)
+        XCTAssertEqual(MemoryLayout<CoverInstance>.offset(of: \.r), 16)
+        XCTAssertEqual(MemoryLayout<SegmentInstance>.size, SegmentInstance.stride)
+        XCTAssertEqual(MemoryLayout<SegmentInstance>.offset(of: \.limit), 16)
+    }
+
+    /// Packed rectangles stay inside the atlas and never overlap; a full atlas starts a new batch.
+    func testAtlasLayoutPacksWithoutOverlap() {
+        var paths: [PreparedPath] = []
+        for i in 0 ..< 300 {
+            let w = 5 + (i * 37) % 90, h = 3 + (i * 53) % 70
+            paths.append(PreparedPath(drawIndex: i, store: 0, contours: 0 ..< 0, edgeCount: 0,
+                                      box: PixelRect(x: 0, y: 0, width: w, height: h), rule: .nonZero,
+                                      antialiased: true, color: .transparent))
+        }
+        let layout = AtlasLayout(paths: paths, width: 256, maxHeight: 256, maxPiece: (128, 128))
+        XCTAssertGreaterThan(layout.batches.count, 1, "300 rectangles of ~50×36 do not fit one 256² atlas")
+        XCTAssertEqual(layout.pieces.count, 300)
+        for batch in layout.batches {
+            let pieces = Array(layout.pieces[batch.pieces])
+            for (k, a) in pieces.enumerated() {
+                XCTAssertTrue(a.atlasX >= 0 && a.atlasX + a.rect.width <= 256)
+                XCTAssertTrue(a.atlasY >= 0 && a.atlasY + a.rect.height <= batch.usedHeight)
+                for b in pieces[(k + 1)...] {
+                    let overlap = a.atlasX < b.atlasX + b.rect.width && b.atlasX < a.atlasX + a.rect.width
+                        && a.atlasY < b.atlasY + b.rect.height && b.atlasY < a.atlasY + a.rect.height
+                    XCTAssertFalse(overlap)
+                }
+            }
+        }
+        // Batches keep draw order: pieces appear in path order.
+        XCTAssertEqual(layout.pieces.map(\.path), Array(0 ..< 300))
+    }
+
+    /// A path larger than the maximum piece is cut into pieces that tile its box exactly.
+    func testLargeBoxIsTiledByPieces() {
+        let p = PreparedPath(drawIndex: 0, store: 0, contours: 0 ..< 0, edgeCount: 0,
+                             box: PixelRect(x: 3, y: 5, width: 300, height: 200), rule: .nonZero, antialiased: true,
+                             color: .transparent)
+        let layout = AtlasLayout(paths: [p], width: 256, maxHeight: 256, maxPiece: (128, 128))
+        XCTAssertEqual(layout.pieces.count, 3 * 2)
+        XCTAssertEqual(layout.pieces.reduce(0) { $0 + $1.rect.area }, 300 * 200)
+        XCTAssertEqual(layout.pieces.first?.rect, PixelRect(x: 3, y: 5, width: 128, height: 128))
+        XCTAssertEqual(layout.pieces.last?.rect, PixelRect(x: 259, y: 133, width: 44, height: 72))
+    }
+
+    func testBalancedRangesCoverEverythingInOrder() {
+        let costs = [5, 1, 1, 1, 8, 2, 2, 2, 1, 9]
+        let ranges = balancedRanges(count: costs.count, parts: 3) { costs[$0] }
+        XCTAssertEqual(ranges.first?.lowerBound, 0)
+        XCTAssertEqual(ranges.last?.upperBound, costs.count)
+        for (a, b) in zip(ranges, ranges.dropFirst()) { XCTAssertEqual(a.upperBound, b.lowerBound) }
+        XCTAssertLessThanOrEqual(ranges.count, 3)
+        XCTAssertEqual(balancedRanges(count: 0, parts: 2) { _ in 1 }, [])
+    }
+
+    /// Redundant binds are skipped by the state cache.
+    func testStateCacheSkipsRedundantBinds() throws {
+        let ctx = try GLContext(selection: .mesa)
+        defer { ctx.releaseCurrent() }
+        let cache = GLStateCache()
+        cache.useProgram(0)
+        cache.useProgram(0)
+        cache.setBlend(.sourceOver)
+        cache.setBlend(.sourceOver)
+        cache.setBlend(.additive)
+        cache.setViewport(width: 4, height: 4)
+        cache.setViewport(width: 4, height: 4)
+        XCTAssertEqual(cache.issued, 4)
+        XCTAssertEqual(cache.skipped, 3)
+        cache.invalidate()
+        cache.useProgram(0)
+        XCTAssertEqual(cache.issued, 5)
+        try ctx.check("state cache calls")
+    }
+}

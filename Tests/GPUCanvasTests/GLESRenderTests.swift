@@ -1,0 +1,263 @@
+import XCTest
+@testable import GPUCanvas
+
+/// Rendered pixels of the GLES backend against analytic answers, for both path strategies, on llvmpipe
+/// (pinned with `.mesa` so the numbers are reproducible).
+final class GLESRenderTests: XCTestCase {
+    /// One 8-bit step: the coverage → byte rounding of an exact answer may land on either side of a half.
+    static let roundingTolerance = 1
+
+    static func renderer(_ strategy: PathStrategyKind) throws -> CanvasRenderer {
+        try CanvasRenderer(backend: .gles(GLESOptions(device: .mesa, pathStrategy: strategy)))
+    }
+
+    func forEachStrategy(_ body: (CanvasRenderer, PathStrategyKind) throws -> Void) throws {
+        for s in PathStrategyKind.allCases {
+            try body(try Self.renderer(s), s)
+        }
+    }
+
+    func assertPixel(_ image: RasterImage, _ x: Int, _ y: Int, _ expected: PixelRGBA8, tolerance: Int = 0,
+                     _ message: String = "", file: StaticString = #filePath, line: UInt = #line) {
+        let p = image.pixel(x: x, y: y)
+        let d = max(abs(Int(p.r) - Int(expected.r)), abs(Int(p.g) - Int(expected.g)),
+                    abs(Int(p.b) - Int(expected.b)), abs(Int(p.a) - Int(expected.a)))
+        XCTAssertLessThanOrEqual(d, tolerance, "pixel (\(x), \(y)) = \(p), expected \(expected) \(message)",
+                                 file: file, line: line)
+    }
+
+    func testPixelAlignedRectangleIsExact() throws {
+        try forEachStrategy { r, s in
+            let img = try r.render(size: CGSize(width: 16, height: 12)) { ctx, _ in
+                ctx.fill(Path(CGRect(x: 2, y: 3, width: 10, height: 6)), with: .color(.red))
+            }
+            let red = PixelRGBA8(r: 255, g: 59, b: 48, a: 255)
+            let clear = PixelRGBA8(r: 0, g: 0, b: 0, a: 0)
+            for y in 0 ..< 12 {
+                for x in 0 ..< 16 {
+                    let inside = x >= 2 && x < 12 && y >= 3 && y < 9
+                    assertPixel(img, x, y, inside ? red : clear, "\(s)")
+                }
+            }
+        }
+    }
+}
+
+extension GLESRenderTests {
+    /// A rectangle from x = 2.5: the left column is half covered, alpha 127.5 → 128 (either side allowed).
+    func testHalfPixelEdgeHasHalfCoverage() throws {
+        try forEachStrategy { r, s in
+            let img = try r.render(size: CGSize(width: 8, height: 4)) { ctx, _ in
+                ctx.fill(Path(CGRect(x: 2.5, y: 0, width: 3, height: 4)), with: .color(.black))
+            }
+            for y in 0 ..< 4 {
+                assertPixel(img, 1, y, PixelRGBA8(r: 0, g: 0, b: 0, a: 0), "\(s)")
+                assertPixel(img, 2, y, PixelRGBA8(r: 0, g: 0, b: 0, a: 128), tolerance: Self.roundingTolerance, "\(s)")
+                assertPixel(img, 3, y, PixelRGBA8(r: 0, g: 0, b: 0, a: 255), "\(s)")
+                assertPixel(img, 5, y, PixelRGBA8(r: 0, g: 0, b: 0, a: 128), tolerance: Self.roundingTolerance, "\(s)")
+                assertPixel(img, 6, y, PixelRGBA8(r: 0, g: 0, b: 0, a: 0), "\(s)")
+            }
+        }
+    }
+
+    /// The triangle (0,0) (1,0) (0,1) covers exactly half of pixel (0, 0); (0,0) (2,0) (0,2) covers pixel
+    /// (0,0) fully, (1,0) and (0,1) by half.
+    func testDiagonalEdgeAreas() throws {
+        try forEachStrategy { r, s in
+            let img = try r.render(size: CGSize(width: 4, height: 4)) { ctx, _ in
+                var p = Path()
+                p.move(to: CGPoint(x: 0, y: 0)); p.addLine(to: CGPoint(x: 2, y: 0)); p.addLine(to: CGPoint(x: 0, y: 2))
+                p.closeSubpath()
+                ctx.fill(p, with: .color(.white))
+            }
+            assertPixel(img, 0, 0, PixelRGBA8(r: 255, g: 255, b: 255, a: 255), "\(s)")
+            assertPixel(img, 1, 0, PixelRGBA8(r: 128, g: 128, b: 128, a: 128), tolerance: Self.roundingTolerance, "\(s)")
+            assertPixel(img, 0, 1, PixelRGBA8(r: 128, g: 128, b: 128, a: 128), tolerance: Self.roundingTolerance, "\(s)")
+            assertPixel(img, 1, 1, PixelRGBA8(r: 0, g: 0, b: 0, a: 0), "\(s)")
+        }
+    }
+
+    /// A square inside a square, same direction: non-zero fills both, even-odd leaves the inner one empty.
+    func testFillRules() throws {
+        var p = Path()
+        p.addRect(CGRect(x: 1, y: 1, width: 10, height: 10))
+        p.addRect(CGRect(x: 4, y: 4, width: 4, height: 4))
+        try forEachStrategy { r, s in
+            for eo in [false, true] {
+                let img = try r.render(size: CGSize(width: 12, height: 12)) { ctx, _ in
+                    ctx.fill(p, with: .color(.black), style: FillStyle(eoFill: eo))
+                }
+                assertPixel(img, 2, 2, PixelRGBA8(r: 0, g: 0, b: 0, a: 255), "\(s) eo \(eo)")
+                assertPixel(img, 5, 5, PixelRGBA8(r: 0, g: 0, b: 0, a: eo ? 0 : 255), "\(s) eo \(eo)")
+                assertPixel(img, 0, 0, PixelRGBA8(r: 0, g: 0, b: 0, a: 0), "\(s) eo \(eo)")
+            }
+        }
+    }
+
+    /// `antialiased: false` samples pixel centres: x from 2.3 to 5.7 holds the centres 2.5 … 5.5; a centre
+    /// exactly on the left edge (x = 7.5) is inside, one on the right edge (x = 9.5) is not.
+    func testAliasedFillSamplesPixelCentres() throws {
+        try forEachStrategy { r, s in
+            let img = try r.render(size: CGSize(width: 12, height: 3)) { ctx, _ in
+                ctx.fill(Path(CGRect(x: 2.3, y: 0.5, width: 3.4, height: 2)), with: .color(.black),
+                         style: FillStyle(antialiased: false))
+                ctx.fill(Path(CGRect(x: 7.5, y: 0, width: 2, height: 3)), with: .color(.black),
+                         style: FillStyle(antialiased: false))
+            }
+            let expectedRow1 = [0, 0, 1, 1, 1, 1, 0, 1, 1, 0, 0, 0]
+            for x in 0 ..< 12 {
+                assertPixel(img, x, 1, PixelRGBA8(r: 0, g: 0, b: 0, a: expectedRow1[x] == 1 ? 255 : 0), "\(s)")
+            }
+            // Row 0's centre 0.5 is on the top edge of the first rectangle: inside (half-open at the bottom).
+            assertPixel(img, 3, 0, PixelRGBA8(r: 0, g: 0, b: 0, a: 255), "\(s)")
+            // Row 2's centre 2.5 is on its bottom edge: outside.
+            assertPixel(img, 3, 2, PixelRGBA8(r: 0, g: 0, b: 0, a: 0), "\(s)")
+        }
+    }
+
+    /// Coverage sums to the area: a circle of radius 20 has π·400 px² of alpha.
+    func testCircleAreaIsExact() throws {
+        // Flattening (chord error ≤ 0.05 px over the perimeter) and byte rounding (≤ 0.5/255 per edge pixel)
+        // bound the difference: 2π·20·0.05 px² from chords plus ~250 edge pixels × 0.002.
+        let tolerance = chordAreaR20 + 0.5
+        try forEachStrategy { r, s in
+            let img = try r.render(size: CGSize(width: 50, height: 50)) { ctx, _ in
+                ctx.fill(Path(ellipseIn: CGRect(x: 5.25, y: 4.5, width: 40, height: 40)), with: .color(.black))
+            }
+            var sum = 0.0
+            for i in stride(from: 3, to: img.pixels.count, by: 4) { sum += Double(img.pixels[i]) / 255 }
+            XCTAssertEqual(sum, Double.pi * 400, accuracy: tolerance, "\(s)")
+        }
+    }
+
+    /// Translucent draws composite source-over: 50 % black over 50 % black → alpha 191.25 → 191.
+    func testOpacityAndSourceOver() throws {
+        try forEachStrategy { r, s in
+            let img = try r.render(size: CGSize(width: 4, height: 4)) { ctx, _ in
+                var c = ctx
+                c.opacity = 0.5
+                c.fill(Path(CGRect(x: 0, y: 0, width: 4, height: 4)), with: .color(.black))
+                c.fill(Path(CGRect(x: 0, y: 0, width: 2, height: 4)), with: .color(.black))
+            }
+            assertPixel(img, 3, 0, PixelRGBA8(r: 0, g: 0, b: 0, a: 128), tolerance: Self.roundingTolerance, "\(s)")
+            assertPixel(img, 0, 0, PixelRGBA8(r: 0, g: 0, b: 0, a: 191), tolerance: Self.roundingTolerance, "\(s)")
+        }
+    }
+
+    /// An opaque canvas starts from opaque black and stays opaque.
+    func testOpaqueCanvasStartsBlack() throws {
+        try forEachStrategy { r, s in
+            let img = try r.render(size: CGSize(width: 4, height: 4), opaque: true) { ctx, _ in
+                ctx.fill(Path(CGRect(x: 0, y: 0, width: 2, height: 4)), with: .color(.white.opacity(0.5)))
+            }
+            assertPixel(img, 3, 3, PixelRGBA8(r: 0, g: 0, b: 0, a: 255), "\(s)")
+            assertPixel(img, 0, 0, PixelRGBA8(r: 128, g: 128, b: 128, a: 255), tolerance: Self.roundingTolerance, "\(s)")
+        }
+    }
+
+    /// Scale and transform reach device space: a 2×2 pt square at scale 3, translated by (1, 1) pt, covers
+    /// device pixels 3 ..< 9.
+    func testScaleAndTransform() throws {
+        try forEachStrategy { r, s in
+            let img = try r.render(size: CGSize(width: 4, height: 4), scale: 3) { ctx, _ in
+                var c = ctx
+                c.translateBy(x: 1, y: 1)
+                c.fill(Path(CGRect(x: 0, y: 0, width: 2, height: 2)), with: .color(.black))
+            }
+            XCTAssertEqual(img.width, 12)
+            for x in 0 ..< 12 {
+                assertPixel(img, x, 5, PixelRGBA8(r: 0, g: 0, b: 0, a: x >= 3 && x < 9 ? 255 : 0), "\(s)")
+            }
+        }
+    }
+
+    /// Coordinates of 10⁹ are clipped, not rasterized: the square covers the whole canvas.
+    func testHugeCoordinatesAreClipped() throws {
+        try forEachStrategy { r, s in
+            let img = try r.render(size: CGSize(width: 8, height: 8)) { ctx, _ in
+                ctx.fill(Path(CGRect(x: -1e9, y: -1e9, width: 2e9, height: 2e9)), with: .color(.black))
+                var p = Path()  // a sliver triangle reaching 10⁹ px to the right, covering row 6 from x = 4
+                p.move(to: CGPoint(x: 4, y: 6)); p.addLine(to: CGPoint(x: 1e9, y: 6)); p.addLine(to: CGPoint(x: 1e9, y: 7))
+                p.addLine(to: CGPoint(x: 4, y: 7)); p.closeSubpath()
+                ctx.fill(p, with: .color(.white))
+            }
+            assertPixel(img, 0, 0, PixelRGBA8(r: 0, g: 0, b: 0, a: 255), "\(s)")
+            assertPixel(img, 7, 7, PixelRGBA8(r: 0, g: 0, b: 0, a: 255), "\(s)")
+            assertPixel(img, 3, 6, PixelRGBA8(r: 0, g: 0, b: 0, a: 255), "\(s)")
+            assertPixel(img, 4, 6, PixelRGBA8(r: 255, g: 255, b: 255, a: 255), "\(s)")
+            assertPixel(img, 7, 6, PixelRGBA8(r: 255, g: 255, b: 255, a: 255), "\(s)")
+        }
+    }
+
+    /// A path bigger than an atlas piece (1024 px) is cut into pieces that meet without seams.
+    func testLargePathIsCutIntoSeamlessPieces() throws {
+        try forEachStrategy { r, s in
+            let img = try r.render(size: CGSize(width: 2100, height: 1100)) { ctx, _ in
+                ctx.fill(Path(ellipseIn: CGRect(x: -50, y: -50, width: 2200, height: 1200)), with: .color(.black))
+            }
+            // Piece borders at x = 1024, 2048 and y = 1024: the ellipse covers them fully.
+            for (x, y) in [(1023, 500), (1024, 500), (2047, 550), (2048, 550), (1000, 1023), (1000, 1024)] {
+                assertPixel(img, x, y, PixelRGBA8(r: 0, g: 0, b: 0, a: 255), "\(s)")
+            }
+            XCTAssertEqual(img.pixel(x: 0, y: 0).a, 0, "\(s): the corner lies outside the ellipse")
+        }
+    }
+
+    /// Non-finite input is an error naming the draw, not a picture.
+    func testNonFiniteGeometryIsAnError() throws {
+        try forEachStrategy { r, s in
+            XCTAssertThrowsError(try r.render(size: CGSize(width: 4, height: 4)) { ctx, _ in
+                ctx.fill(Path(CGRect(x: 0, y: 0, width: 1, height: 1)), with: .color(.black))
+                ctx.fill(Path(CGRect(x: 0, y: CGFloat.nan, width: 1, height: 1)), with: .color(.black))
+            }) { error in
+                guard case RenderError.invalidGeometry(let text) = error else { return XCTFail("\(s): \(error)") }
+                XCTAssertTrue(text.hasPrefix("draw #1:"), text)
+            }
+            XCTAssertThrowsError(try r.render(size: CGSize(width: 4, height: 4)) { ctx, _ in
+                var c = ctx
+                c.scaleBy(x: 1e300, y: 1e300)
+                c.scaleBy(x: 1e300, y: 1e300)
+                c.fill(Path(CGRect(x: 0, y: 0, width: 1, height: 1)), with: .color(.black))
+            }) { error in
+                guard case RenderError.invalidGeometry = error else { return XCTFail("\(s): \(error)") }
+            }
+        }
+    }
+
+    /// Blend modes other than normal are not drawn yet: a clear error, not a wrong picture.
+    func testUnsupportedBlendModeIsAnError() throws {
+        let r = try Self.renderer(.rasterAtlas)
+        XCTAssertThrowsError(try r.render(size: CGSize(width: 4, height: 4)) { ctx, _ in
+            var c = ctx
+            c.blendMode = .multiply
+            c.fill(Path(CGRect(x: 0, y: 0, width: 1, height: 1)), with: .color(.black))
+        }) { error in
+            guard case RenderError.unsupported(let text) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(text.contains("multiply"), text)
+        }
+    }
+
+    /// The R16F and R32F coverage atlases give the same picture as R8 within one step, for draws that do
+    /// not overlap (overlapping translucent draws carry one draw's rounding into the next).
+    func testCoverageFormatsAgree() throws {
+        let scene: (inout GraphicsContext, CGSize) -> Void = { ctx, _ in
+            for i in 0 ..< 20 {
+                let t = Double(i)
+                ctx.fill(Path(ellipseIn: CGRect(x: 1.3 + Double(i % 5) * 15.7, y: 0.6 + Double(i / 5) * 14.9,
+                                                width: 9 + t * 0.3, height: 12.5 - t * 0.2)),
+                         with: .color(Color(hue: t / 20, saturation: 0.8, brightness: 0.9, opacity: 0.6)))
+            }
+        }
+        let base = try Self.renderer(.rasterAtlas).render(size: CGSize(width: 80, height: 60), scene)
+        for f in [GLESOptions.CoverageFormat.r16f, .r32f] {
+            let r = try CanvasRenderer(backend: .gles(GLESOptions(device: .mesa, pathStrategy: .rasterAtlas, coverageFormat: f)))
+            let img = try r.render(size: CGSize(width: 80, height: 60), scene)
+            var maxDiff = 0
+            for i in img.pixels.indices { maxDiff = max(maxDiff, abs(Int(img.pixels[i]) - Int(base.pixels[i]))) }
+            XCTAssertLessThanOrEqual(maxDiff, Self.roundingTolerance, "\(f)")
+        }
+    }
+}
+
+/// Chord error area of a flattened circle of radius 20: perimeter × tolerance.
+private let chordAreaR20 = 2 * Double.pi * 20 * 0.05

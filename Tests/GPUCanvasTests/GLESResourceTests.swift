@@ -1,0 +1,90 @@
+import XCTest
+@testable import GPUCanvas
+
+/// GL objects and memory over many frames; determinism.
+final class GLESResourceTests: XCTestCase {
+    /// An animation frame: shapes that move and change size, so atlas use varies from frame to frame.
+    static func frame(_ n: Int) -> Recording {
+        Recording(size: CGSize(width: 96, height: 64)) { ctx, size in
+            let t = Double(n) * 0.05
+            for i in 0 ..< 12 {
+                let r = 6 + 5 * sin(t + Double(i))
+                ctx.fill(Path(ellipseIn: CGRect(x: 40 + 35 * cos(t * 0.7 + Double(i)), y: 28 + 22 * sin(t + Double(i) * 0.5),
+                                                width: 2 * r, height: 1.5 * r)),
+                         with: .color(Color(hue: Double(i) / 12, saturation: 0.8, brightness: 0.9, opacity: 0.7)))
+            }
+            ctx.fill(Path(roundedRect: CGRect(x: 5, y: 5, width: 20 + Double(n % 30), height: 10), cornerRadius: 3),
+                     with: .color(.black.opacity(0.4)), style: FillStyle(eoFill: n % 2 == 0, antialiased: n % 3 != 0))
+        }
+    }
+
+    /// Resident set size in bytes (Linux), nil elsewhere.
+    static func residentBytes() -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    /// Growth of the resident set allowed between frame 100 and frame 1000: malloc arenas and llvmpipe's
+    /// shader variant cache settle within the first frames; a leak of even one 96×64 image per frame would
+    /// add 24 MB, far beyond this.
+    static let residentGrowthAllowance = 8 << 20
+
+    func testThousandFramesKeepGLObjectsFlat() throws {
+        for s in PathStrategyKind.allCases {
+            let r = try CanvasRenderer(backend: .gles(GLESOptions(device: .mesa, pathStrategy: s)))
+            var settled: GPUResourceStats?
+            var rssAt100 = 0
+            for n in 0 ..< 1000 {
+                _ = try r.render(Self.frame(n))
+                if n == 99 {
+                    settled = r.gpuResourceStats
+                    rssAt100 = Self.residentBytes() ?? 0
+                }
+                if n > 99 { XCTAssertEqual(r.gpuResourceStats, settled, "\(s) frame \(n)"); if r.gpuResourceStats != settled { break } }
+            }
+            let stats = try XCTUnwrap(r.gpuResourceStats)
+            XCTAssertEqual(stats.programs, Pipeline.allCases.count)
+            XCTAssertEqual(stats.buffers, 1)
+            XCTAssertLessThanOrEqual(stats.textures, 2, "frame target + one atlas")
+            if let rss = Self.residentBytes() {
+                XCTAssertLessThanOrEqual(rss - rssAt100, Self.residentGrowthAllowance, "\(s)")
+            }
+        }
+    }
+
+    func testSameSceneTwiceGivesIdenticalBytes() throws {
+        for s in PathStrategyKind.allCases {
+            let r1 = try CanvasRenderer(backend: .gles(GLESOptions(device: .mesa, pathStrategy: s)))
+            let a = try r1.render(Self.frame(7))
+            _ = try r1.render(Self.frame(8))
+            let b = try r1.render(Self.frame(7))
+            XCTAssertEqual(a, b, "\(s): same renderer")
+            let c = try CanvasRenderer(backend: .gles(GLESOptions(device: .mesa, pathStrategy: s))).render(Self.frame(7))
+            XCTAssertEqual(a, c, "\(s): fresh renderer")
+        }
+    }
+
+    /// Changing the canvas size replaces the frame target rather than adding one.
+    func testResizingReplacesTheFrameTarget() throws {
+        let r = try CanvasRenderer(backend: .gles(GLESOptions(device: .mesa)))
+        for (w, h) in [(10, 10), (300, 20), (10, 10), (64, 64)] {
+            let img = try r.render(size: CGSize(width: w, height: h)) { ctx, size in
+                ctx.fill(Path(CGRect(origin: .zero, size: size)), with: .color(.black))
+            }
+            XCTAssertEqual(img.width, w)
+            XCTAssertEqual(img.pixel(x: w - 1, y: h - 1).a, 255)
+            XCTAssertEqual(r.gpuResourceStats?.framebuffers, 1)
+            XCTAssertEqual(r.gpuResourceStats?.textures, 2)
+        }
+    }
+
+    /// An empty recording still clears the frame (to opaque black for opaque canvases).
+    func testEmptyRecordingClears() throws {
+        let r = try CanvasRenderer(backend: .gles(GLESOptions(device: .mesa)))
+        let img = try r.render(size: CGSize(width: 3, height: 2), opaque: true) { _, _ in }
+        XCTAssertEqual(Set(stride(from: 0, to: img.pixels.count, by: 4).map { img.pixels[$0 + 3] }), [255])
+        XCTAssertEqual(r.lastDrawCallCount, 0)
+    }
+}
