@@ -42,6 +42,30 @@ final class CommandBufferTests: XCTestCase {
         XCTAssertEqual(lines.suffix(2), ["  fence", "  readback frame 64×32 rgba8"])
     }
 
+    /// An opaque fill of the whole canvas becomes the pass's clear colour and drops the draws under it;
+    /// translucent or partial backgrounds stay draws.
+    func testOpaqueBackgroundFoldsIntoTheClear() throws {
+        let r = try CanvasRenderer(backend: .gles(GLESOptions(device: .mesa, pathStrategy: .rasterAtlas)))
+        let img = try r.render(size: CGSize(width: 20, height: 10)) { ctx, size in
+            ctx.fill(Path(ellipseIn: CGRect(x: 0, y: 0, width: 5, height: 5)), with: .color(.red))  // hidden
+            ctx.fill(Path(CGRect(x: -5, y: -5, width: 40, height: 40)), with: .color(.white))
+            ctx.fill(Path(CGRect(x: 2, y: 2, width: 4, height: 4)), with: .color(.black))
+        }
+        let text = try XCTUnwrap(r.lastGPUCommandDump)
+        XCTAssertTrue(text.contains("pass 0 → frame load: clear(1, 1, 1, 1) store: store"), text)
+        XCTAssertTrue(text.contains("draw strip 4 vertices × 1 instance "), text)
+        XCTAssertEqual(img.pixel(x: 0, y: 0), PixelRGBA8(r: 255, g: 255, b: 255, a: 255))
+        XCTAssertEqual(img.pixel(x: 3, y: 3), PixelRGBA8(r: 0, g: 0, b: 0, a: 255))
+
+        _ = try r.render(size: CGSize(width: 20, height: 10)) { ctx, size in
+            ctx.fill(Path(CGRect(x: 0, y: 0, width: 20, height: 9.5)), with: .color(.white))  // not the whole canvas
+            ctx.fill(Path(CGRect(origin: .zero, size: size)), with: .color(.white.opacity(0.5)))  // translucent
+        }
+        let text2 = try XCTUnwrap(r.lastGPUCommandDump)
+        XCTAssertTrue(text2.contains("load: clear(0, 0, 0, 0)"), text2)
+        XCTAssertTrue(text2.contains("× 2 instances"), text2)
+    }
+
     func testCountsOfAHandBuiltBuffer() {
         var cb = CommandBuffer()
         cb.declare(.frame, TextureDesc(width: 8, height: 8, format: .rgba8))

@@ -16,15 +16,18 @@
 //     crossing, so the prefix sum is the winding number at each pixel centre (the reference's ties).
 //
 // The fill rule then maps the sum a to coverage: non-zero min(|a|, 1), even-odd |a − 2·round(a/2)|.
-// Each row remembers the leftmost and rightmost column it received, so empty rows and the empty ends of
-// rows cost nothing, and the row's remainder right of its last deposit is one constant run.
+// The prefix sum only changes at columns that received a deposit, so each row also keeps a bitmask of
+// those columns: the resolve walks the set bits and fills the runs between them with one constant
+// (a memset for R8), so a wide interior costs a memset, not a float add per pixel, and empty rows nothing.
 
 /// Reusable scratch for one worker thread.
 final class CoverageAccumulator {
     private var acc: [Float] = []
     private var rowMin: [Int32] = []
     private var rowMax: [Int32] = []
+    private var touched: [UInt64] = []
     private var stride = 0
+    private var words = 0
     private var width = 0
     private var height = 0
 
@@ -40,7 +43,9 @@ final class CoverageAccumulator {
         acc.withUnsafeMutableBufferPointer { accBuffer in
             rowMin.withUnsafeMutableBufferPointer { mins in
                 rowMax.withUnsafeMutableBufferPointer { maxs in
+                  touched.withUnsafeMutableBufferPointer { bits in
                     var cells = Cells(acc: accBuffer.baseAddress!, rowMin: mins.baseAddress!, rowMax: maxs.baseAddress!,
+                                      touched: bits.baseAddress!, words: words,
                                       stride: stride, width: piece.width, height: piece.height)
                     if antialiased {
                         forEachPreparedEdge(polys, contours: contours) { x0, y0, x1, y1 in
@@ -53,7 +58,17 @@ final class CoverageAccumulator {
                             cells.centreEdge(x0, y0, x1, y1, left: left, top: top)
                         }
                     }
-                    cells.resolve(rule: rule, format: format, out: out, rowBytes: rowBytes)
+                    switch (format, rule) {
+                    case (.r8, .nonZero): cells.resolve(R8Texels.self, NonZeroRule.self, out: out, rowBytes: rowBytes)
+                    case (.r8, .evenOdd): cells.resolve(R8Texels.self, EvenOddRule.self, out: out, rowBytes: rowBytes)
+                    case (.r16f, .nonZero): cells.resolve(R16FTexels.self, NonZeroRule.self, out: out, rowBytes: rowBytes)
+                    case (.r16f, .evenOdd): cells.resolve(R16FTexels.self, EvenOddRule.self, out: out, rowBytes: rowBytes)
+                    case (.r32f, .nonZero), (.rgba8, .nonZero):
+                        cells.resolve(R32FTexels.self, NonZeroRule.self, out: out, rowBytes: rowBytes)
+                    case (.r32f, .evenOdd), (.rgba8, .evenOdd):
+                        cells.resolve(R32FTexels.self, EvenOddRule.self, out: out, rowBytes: rowBytes)
+                    }
+                  }
                 }
             }
         }
@@ -68,6 +83,8 @@ final class CoverageAccumulator {
             rowMin = [Int32](repeating: Int32.max, count: h)
             rowMax = [Int32](repeating: -1, count: h)
         }
+        words = (stride + 63) >> 6
+        if touched.count < words * h { touched = [UInt64](repeating: 0, count: words * h) }
     }
 }
 
@@ -76,6 +93,9 @@ private struct Cells {
     let acc: UnsafeMutablePointer<Float>
     let rowMin: UnsafeMutablePointer<Int32>
     let rowMax: UnsafeMutablePointer<Int32>
+    /// Per row, `words` 64-bit masks of the columns that received a deposit.
+    let touched: UnsafeMutablePointer<UInt64>
+    let words: Int
     let stride: Int
     let width: Int
     let height: Int
@@ -83,6 +103,7 @@ private struct Cells {
     @inline(__always)
     private func deposit(_ row: Int, _ col: Int, _ v: Double) {
         acc[row * stride + col] += Float(v)
+        touched[row * words + col >> 6] |= 1 << UInt64(col & 63)
         let c = Int32(col)
         if c < rowMin[row] { rowMin[row] = c }
         if c > rowMax[row] { rowMax[row] = c }
@@ -128,8 +149,10 @@ private struct Cells {
         let (x0, y0, x1, y1) = ya < yb ? (xa, ya, xb, yb) : (xb, yb, xa, ya)
         let dxdy = (x1 - x0) / (y1 - y0)
         let h = Double(height)
-        let rFirst = Int(max(0, y0).rounded(.down))
-        let rEnd = Int(min(h, y1).rounded(.up))
+        let rFirst = Int(max(0, y0))  // truncation is floor for y ≥ 0 (and no libm call)
+        let yEnd = min(h, y1)
+        var rEnd = Int(yEnd)
+        if Double(rEnd) < yEnd { rEnd += 1 }
         guard rFirst < rEnd else { return }
         let w = Double(width)
         for row in rFirst ..< rEnd {
@@ -174,6 +197,7 @@ private struct Cells {
         let m1 = lastLen * 0.5
         acc[base + cr] += Float(carry + d1 * (1 - m1))
         acc[base + cr + 1] += Float(d1 * m1)
+        markRange(row, cl, cr + 1)
         if Int32(cl) < rowMin[row] { rowMin[row] = Int32(cl) }
         if Int32(cr + 1) > rowMax[row] { rowMax[row] = Int32(cr + 1) }
     }
@@ -199,49 +223,120 @@ private struct Cells {
         }
     }
 
-    /// Prefix sums, fill rule, texel output; leaves the buffer zeroed for the next piece.
-    func resolve(rule: CoverageRule, format: TextureFormat, out: UnsafeMutableRawPointer, rowBytes: Int) {
+    /// Sets the touched bits of columns `from ... to` of `row`.
+    @inline(__always)
+    private func markRange(_ row: Int, _ from: Int, _ to: Int) {
+        let base = touched + row * words
+        var w = from >> 6
+        let last = to >> 6
+        var mask = ~UInt64(0) << UInt64(from & 63)
+        while w < last {
+            base[w] |= mask
+            mask = ~UInt64(0)
+            w += 1
+        }
+        base[last] |= mask & (~UInt64(0) >> UInt64(63 - (to & 63)))
+    }
+
+    /// Prefix sums at the touched columns, fill rule, texel output with constant runs between them; leaves
+    /// the buffer and masks zeroed for the next piece.
+    func resolve<T: TexelWriter, R: FillRuleMap>(_: T.Type, _: R.Type, out: UnsafeMutableRawPointer, rowBytes: Int) {
         for row in 0 ..< height {
             let lo = Int(rowMin[row]), hi = Int(rowMax[row])
             guard hi >= 0 else { continue }
             rowMin[row] = Int32.max
             rowMax[row] = -1
             let cells = acc + row * stride
+            let bits = touched + row * words
             let dst = out + row * rowBytes
             var a: Float = 0
-            let end = min(hi, width - 1)
-            var x = lo
-            while x <= end {
-                a += cells[x]
-                cells[x] = 0
-                store(coverage(a, rule), format, dst, x)
-                x += 1
+            var next = 0  // first column not yet written
+            var w = lo >> 6
+            while w <= hi >> 6 {
+                var m = bits[w]
+                bits[w] = 0
+                while m != 0 {
+                    let c = w << 6 + m.trailingZeroBitCount
+                    m &= m - 1
+                    if c >= width {  // right of the piece: nothing visible, just reset
+                        cells[c] = 0
+                        continue
+                    }
+                    if c > next { T.fill(R.coverage(a), dst, next, c) }
+                    a += cells[c]
+                    cells[c] = 0
+                    T.store(R.coverage(a), dst, c)
+                    next = c + 1
+                }
+                w += 1
             }
-            // Right of the last deposit the sum is constant (0 for a path wholly inside the piece).
-            var k = end + 1
-            while k <= min(hi, width + 1) { cells[k] = 0; k += 1 }
-            let tail = coverage(a, rule)
-            if hi < width && tail > 0 {
-                for x in hi + 1 ..< width { store(tail, format, dst, x) }
-            }
+            if next < width { T.fill(R.coverage(a), dst, next, width) }
         }
     }
+}
 
+/// Coverage below this is stored as 0: it is 1/4000 of an 8-bit step, the float noise left by the prefix
+/// sum of a closed contour, and filling whole rows with it would cost time for nothing.
+private let coverageFloor: Float = 1e-6
+
+protocol FillRuleMap {
+    static func coverage(_ a: Float) -> Float
+}
+
+private enum NonZeroRule: FillRuleMap {
     @inline(__always)
-    private func coverage(_ a: Float, _ rule: CoverageRule) -> Float {
-        switch rule {
-        case .nonZero: return min(abs(a), 1)
-        case .evenOdd: return abs(a - 2 * (a * 0.5).rounded())
-        }
+    static func coverage(_ a: Float) -> Float {
+        let c = min(abs(a), 1)
+        return c < coverageFloor ? 0 : c
     }
+}
 
+private enum EvenOddRule: FillRuleMap {
     @inline(__always)
-    private func store(_ c: Float, _ format: TextureFormat, _ dst: UnsafeMutableRawPointer, _ x: Int) {
-        switch format {
-        case .r8: dst.storeBytes(of: UInt8(c * 255 + 0.5), toByteOffset: x, as: UInt8.self)
-        case .r16f: dst.storeBytes(of: Float16(c).bitPattern, toByteOffset: x * 2, as: UInt16.self)
-        case .r32f: dst.storeBytes(of: c, toByteOffset: x * 4, as: Float.self)
-        case .rgba8: dst.storeBytes(of: UInt8(c * 255 + 0.5), toByteOffset: x * 4 + 3, as: UInt8.self)
-        }
+    static func coverage(_ a: Float) -> Float {
+        let c = abs(a - 2 * (a * 0.5).rounded())
+        return c < coverageFloor ? 0 : c
+    }
+}
+
+/// Texel output of one atlas format; `fill` writes a constant run (and skips zero runs: texels start at 0).
+protocol TexelWriter {
+    static func store(_ c: Float, _ dst: UnsafeMutableRawPointer, _ x: Int)
+    static func fill(_ c: Float, _ dst: UnsafeMutableRawPointer, _ from: Int, _ to: Int)
+}
+
+private enum R8Texels: TexelWriter {
+    @inline(__always)
+    static func byte(_ c: Float) -> UInt8 { UInt8(truncatingIfNeeded: Int32(c * 255 + 0.5)) }
+    @inline(__always)
+    static func store(_ c: Float, _ dst: UnsafeMutableRawPointer, _ x: Int) {
+        dst.storeBytes(of: byte(c), toByteOffset: x, as: UInt8.self)
+    }
+    @inline(__always)
+    static func fill(_ c: Float, _ dst: UnsafeMutableRawPointer, _ from: Int, _ to: Int) {
+        let b = byte(c)
+        if b != 0 { (dst + from).initializeMemory(as: UInt8.self, repeating: b, count: to - from) }
+    }
+}
+
+private enum R16FTexels: TexelWriter {
+    @inline(__always)
+    static func store(_ c: Float, _ dst: UnsafeMutableRawPointer, _ x: Int) {
+        dst.storeBytes(of: Float16(c).bitPattern, toByteOffset: x * 2, as: UInt16.self)
+    }
+    @inline(__always)
+    static func fill(_ c: Float, _ dst: UnsafeMutableRawPointer, _ from: Int, _ to: Int) {
+        if c != 0 { (dst + from * 2).initializeMemory(as: UInt16.self, repeating: Float16(c).bitPattern, count: to - from) }
+    }
+}
+
+private enum R32FTexels: TexelWriter {
+    @inline(__always)
+    static func store(_ c: Float, _ dst: UnsafeMutableRawPointer, _ x: Int) {
+        dst.storeBytes(of: c, toByteOffset: x * 4, as: Float.self)
+    }
+    @inline(__always)
+    static func fill(_ c: Float, _ dst: UnsafeMutableRawPointer, _ from: Int, _ to: Int) {
+        if c != 0 { (dst + from * 4).initializeMemory(as: Float.self, repeating: c, count: to - from) }
     }
 }

@@ -96,6 +96,10 @@ final class Executor {
                 case .bindTexture(let unit, let ref):
                     guard let t = textures[ref] else { throw RenderError.gpu("internal: texture \(ref) undeclared") }
                     cache.bindTexture(unit: unit, t.id)
+                    // Normalised atlas coordinates need the allocated size (the pool may hold a larger one).
+                    if let p = currentPipeline, let program = programs[p], program.atlasSize >= 0 {
+                        glUniform2f(program.atlasSize, Float(t.desc.width), Float(t.desc.height))
+                    }
                 case .uploadInstances(let range, let offset, _, _):
                     cache.bindArrayBuffer(buffer)
                     cb.staging.withUnsafeBytes { raw in

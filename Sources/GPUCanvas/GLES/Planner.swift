@@ -214,12 +214,43 @@ final class Planner {
         let t1 = DispatchTime.now().uptimeNanoseconds
         timings.geometry += Double(t1 - t0) / 1e9
 
-        let frame = FrameEncoding(width: target.width, height: target.height,
-                                  clearColor: recording.isOpaque ? RGBA(r: 0, g: 0, b: 0, a: 1) : .transparent)
+        var clear = recording.isOpaque ? RGBA(r: 0, g: 0, b: 0, a: 1) : .transparent
+        // An opaque rectangle over the whole target hides everything before it: it becomes the clear colour
+        // (exact: source-over of an opaque colour at coverage 1 is that colour), so a background fill costs
+        // nothing but the clear.
+        var first = 0
+        for (i, p) in prepared.enumerated().reversed() where p.color.a == 1 && Self.coversTarget(p, stores, target) {
+            clear = p.color
+            first = i + 1
+            break
+        }
+        if first > 0 { prepared.removeFirst(first) }
+        let frame = FrameEncoding(width: target.width, height: target.height, clearColor: clear)
         cb.declare(.frame, TextureDesc(width: target.width, height: target.height, format: .rgba8))
         try strategy.encode(prepared, stores: stores, frame: frame, into: &cb, timings: &timings)
         _ = frame.framePass(in: &cb)  // a frame with nothing drawn still clears
         timings.coverage += Double(DispatchTime.now().uptimeNanoseconds - t1) / 1e9
+    }
+
+    /// True when the path is one axis-aligned rectangle containing the whole target (coverage 1 on every
+    /// pixel under either fill rule, anti-aliased or not).
+    static func coversTarget(_ p: PreparedPath, _ stores: [Polygons], _ target: RenderTarget) -> Bool {
+        guard p.box == PixelRect(x: 0, y: 0, width: target.width, height: target.height),
+              p.contours.count == 1 else { return false }
+        let polys = stores[p.store]
+        let r = polys.contourRange(p.contours.lowerBound)
+        guard r.count == 4 else { return false }
+        let pts = (0 ..< 4).map { polys.points[r.lowerBound + $0] }
+        let xs = pts.map(\.x), ys = pts.map(\.y)
+        guard let x0 = xs.min(), let x1 = xs.max(), let y0 = ys.min(), let y1 = ys.max(),
+              x0 <= 0, y0 <= 0, x1 >= Double(target.width), y1 >= Double(target.height) else { return false }
+        // Every edge is horizontal or vertical and every corner is a corner of the bounds.
+        for i in 0 ..< 4 {
+            let a = pts[i], b = pts[(i + 1) % 4]
+            guard a.x == b.x || a.y == b.y else { return false }
+            guard (a.x == x0 || a.x == x1) && (a.y == y0 || a.y == y1) else { return false }
+        }
+        return Set(pts.map { "\($0.x),\($0.y)" }).count == 4
     }
 
     /// Validates and flattens every draw of the root layer into `prepared` (in draw order).

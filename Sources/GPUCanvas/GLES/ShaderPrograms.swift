@@ -54,6 +54,8 @@ struct GLProgram {
     let name: String
     let targetSize: GLint
     let atlas: GLint
+    /// -1 when the program does not use it.
+    let atlasSize: GLint
 
     /// Compiles and links `name` from the shader library on the current context.
     static func build(named name: String) throws -> GLProgram {
@@ -86,7 +88,8 @@ struct GLProgram {
         glDetachShader(program, fs)
         return GLProgram(id: program, name: name,
                          targetSize: glGetUniformLocation(program, "u_targetSize"),
-                         atlas: glGetUniformLocation(program, "u_atlas"))
+                         atlas: glGetUniformLocation(program, "u_atlas"),
+                         atlasSize: glGetUniformLocation(program, "u_atlasSize"))
     }
 
     private static func compile(_ type: GLenum, _ source: String, _ what: String) throws -> GLuint {

