@@ -33,8 +33,9 @@ final class CommandBufferTests: XCTestCase {
             ctx.fill(Path(ellipseIn: CGRect(x: 20, y: 2, width: 30, height: 20)), with: .color(.blue))
         }
         let text = try XCTUnwrap(r.lastGPUCommandDump)
+        // 10 × 10 rectangle + the 30 × 20 ellipse's box (too small for trimmed bands to pay).
         let lines = text.split(separator: "\n").map(String.init)
-        XCTAssertEqual(lines.first, "CommandBuffer: 1 pass, 1 draw call, 2 uploads (\(lines.first!.split(separator: "(")[1].split(separator: ")")[0])), 2 instances, 2 textures")
+        XCTAssertEqual(lines.first, "CommandBuffer: 1 pass, 1 draw call, 2 uploads (\(lines.first!.split(separator: "(")[1].split(separator: ")")[0])), 2 instances, 700 covered pixels, 2 textures")
         XCTAssertTrue(lines.contains("  texture frame 64×32 rgba8"), text)
         XCTAssertTrue(lines.contains("  pass 0 → frame load: clear(0, 0, 0, 0) store: store"), text)
         XCTAssertTrue(lines.contains("    bind pipeline atlasCover (program atlas_cover, blend one, oneMinusSrcAlpha)"), text)
@@ -66,6 +67,24 @@ final class CommandBufferTests: XCTestCase {
         XCTAssertTrue(text2.contains("× 2 instances"), text2)
     }
 
+    /// A large sparse shape is drawn as trimmed bands: fewer covered pixels than its box, same picture.
+    func testSparseShapeIsCutIntoTrimmedBands() throws {
+        let r = try CanvasRenderer(backend: .gles(GLESOptions(device: .mesa, pathStrategy: .rasterAtlas)))
+        var p = Path()  // a thin diagonal band across a 400 × 400 box
+        p.move(to: CGPoint(x: 0, y: 0)); p.addLine(to: CGPoint(x: 20, y: 0))
+        p.addLine(to: CGPoint(x: 400, y: 400)); p.addLine(to: CGPoint(x: 380, y: 400)); p.closeSubpath()
+        let img = try r.render(size: CGSize(width: 400, height: 400)) { ctx, _ in ctx.fill(p, with: .color(.black)) }
+        let text = try XCTUnwrap(r.lastGPUCommandDump)
+        let first = String(text.split(separator: "\n")[0])
+        let covered = Int(first.components(separatedBy: " covered pixel")[0].split(separator: " ").last!)!
+        XCTAssertLessThan(covered, 400 * 400 / 4, first)
+        XCTAssertGreaterThanOrEqual(covered, 20 * 400, "at least the band's own area: \(first)")
+        // Inside the band (0.95·y < x < 0.95·y + 20) is opaque, far outside is empty.
+        XCTAssertEqual(img.pixel(x: 200, y: 200).a, 255)
+        XCTAssertEqual(img.pixel(x: 100, y: 300).a, 0)
+        XCTAssertEqual(img.pixel(x: 300, y: 100).a, 0)
+    }
+
     func testCountsOfAHandBuiltBuffer() {
         var cb = CommandBuffer()
         cb.declare(.frame, TextureDesc(width: 8, height: 8, format: .rgba8))
@@ -85,7 +104,7 @@ final class CommandBufferTests: XCTestCase {
         XCTAssertEqual(cb.uploadCount, 2)
         XCTAssertEqual(cb.uploadBytes, 64 + 64)
         XCTAssertEqual(cb.instanceCount, 2)
-        XCTAssertTrue(cb.description.hasPrefix("CommandBuffer: 1 pass, 1 draw call, 2 uploads (128 B), 2 instances, 2 textures"), cb.description)
+        XCTAssertTrue(cb.description.hasPrefix("CommandBuffer: 1 pass, 1 draw call, 2 uploads (128 B), 2 instances, 0 covered pixels, 2 textures"), cb.description)
         cb.reset()
         XCTAssertEqual(cb.drawCallCount, 0)
         XCTAssertTrue(cb.staging.isEmpty)

@@ -112,8 +112,7 @@ enum Pipeline: String, CaseIterable, CustomStringConvertible {
 
 /// One composited rectangle: 32 bytes, shared by `atlasCover` and `tessCover`.
 ///
-/// A rectangle of device pixels (x, y, w, h), the atlas texel of its top-left corner (u, v; u = −1 means
-/// "coverage 1 everywhere, no atlas"), the fill rule for `tessCover` (0 non-zero, 1 even-odd) and the
+/// A rectangle of device pixels (x, y, w, h), the atlas texel of its top-left corner (u, v), the fill rule for `tessCover` (0 non-zero, 1 even-odd) and the
 /// premultiplied colour with opacity applied.
 struct CoverInstance {
     static let stride = 32
@@ -186,6 +185,8 @@ struct CommandBuffer: CustomStringConvertible {
     var instanceBufferSize = 0
     /// True when the frame ends with a fence and a readback of `.frame`.
     var readsBack = true
+    /// Device pixels the cover draws blend (the sum of their rectangles): the main GL cost on llvmpipe.
+    var coveredPixels = 0
 
     /// Empties the buffer for a new frame, keeping the staging arena's capacity.
     mutating func reset() {
@@ -194,6 +195,7 @@ struct CommandBuffer: CustomStringConvertible {
         staging.removeAll(keepingCapacity: true)
         instanceBufferSize = 0
         readsBack = true
+        coveredPixels = 0
     }
 
     func desc(of ref: TextureRef) -> TextureDesc? { textures.first { $0.ref == ref }?.desc }
@@ -257,7 +259,7 @@ struct CommandBuffer: CustomStringConvertible {
         }
         var lines = ["CommandBuffer: \(plural(passes.count, "pass")), "
             + "\(plural(drawCallCount, "draw call")), \(plural(uploadCount, "upload")) (\(bytes(uploadBytes))), "
-            + "\(plural(instanceCount, "instance")), \(plural(textures.count, "texture"))"]
+            + "\(plural(instanceCount, "instance")), \(plural(coveredPixels, "covered pixel")), \(plural(textures.count, "texture"))"]
         for t in textures { lines.append("  texture \(t.ref) \(t.desc)") }
         for (i, pass) in passes.enumerated() {
             var head = "  pass \(i) → \(pass.target) load: \(pass.load)"

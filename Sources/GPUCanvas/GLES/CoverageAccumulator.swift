@@ -20,14 +20,47 @@
 // those columns: the resolve walks the set bits and fills the runs between them with one constant
 // (a memset for R8), so a wide interior costs a memset, not a float add per pixel, and empty rows nothing.
 
+/// A growable raw buffer: element access through a pointer taken once per call, so hot loops pay neither
+/// bounds checks nor the dynamic exclusivity checks of class-held arrays.
+final class ScratchBuffer<T> {
+    private(set) var pointer: UnsafeMutablePointer<T>
+    private(set) var capacity: Int
+    private let fill: T
+
+    init(fill: T) {
+        self.fill = fill
+        capacity = 0
+        pointer = UnsafeMutablePointer<T>.allocate(capacity: 1)
+    }
+
+    /// Ensures room for `count` elements; new storage holds `fill`. Old contents are kept only up to the old
+    /// capacity when it grows (callers keep the buffer in its reset state between uses).
+    func ensure(_ count: Int) {
+        guard count > capacity else { return }
+        let p = UnsafeMutablePointer<T>.allocate(capacity: count)
+        p.initialize(repeating: fill, count: count)
+        if capacity > 0 { p.update(from: pointer, count: capacity) }
+        pointer.deallocate()
+        pointer = p
+        capacity = count
+    }
+
+    deinit { pointer.deallocate() }
+}
+
 /// Reusable scratch for one worker thread.
 final class CoverageAccumulator {
-    private var acc: [Float] = []
-    private var rowMin: [Int32] = []
-    private var rowMax: [Int32] = []
-    private var touched: [UInt64] = []
-    private var stride = 0
-    private var words = 0
+    private let acc = ScratchBuffer<Float>(fill: 0)
+    private let rowMin = ScratchBuffer<Int32>(fill: Int32.max)
+    private let rowMax = ScratchBuffer<Int32>(fill: -1)
+    private let touched = ScratchBuffer<UInt64>(fill: 0)
+    /// Per row of the last piece: first and last column with non-zero coverage (last < first: none).
+    private let extentLeft = ScratchBuffer<Int32>(fill: 0)
+    private let extentRight = ScratchBuffer<Int32>(fill: -1)
+    private let groupLeft = ScratchBuffer<Int32>(fill: 0)
+    private let groupRight = ScratchBuffer<Int32>(fill: -1)
+    private let best = ScratchBuffer<Int>(fill: 0)
+    private let choice = ScratchBuffer<Int>(fill: 0)
     private var width = 0
     private var height = 0
 
@@ -37,55 +70,110 @@ final class CoverageAccumulator {
     /// The square (2, 1)…(3, 2) over the piece (0, 0, 4, 4) gives coverage 1 at texel (2, 1), 0 elsewhere.
     func render(_ polys: Polygons, contours: Range<Int>, rule: CoverageRule, antialiased: Bool, piece: PixelRect,
                 format: TextureFormat, out: UnsafeMutableRawPointer, rowBytes: Int) {
-        prepare(width: piece.width, height: piece.height)
+        width = piece.width
+        height = piece.height
+        let stride = width + 2
+        let words = (stride + 63) >> 6
+        acc.ensure(stride * height)
+        rowMin.ensure(height)
+        rowMax.ensure(height)
+        touched.ensure(words * height)
+        extentLeft.ensure(height)
+        extentRight.ensure(height)
         let left = Double(piece.x), top = Double(piece.y)
         let right = left + Double(piece.width), bottom = top + Double(piece.height)
-        acc.withUnsafeMutableBufferPointer { accBuffer in
-            rowMin.withUnsafeMutableBufferPointer { mins in
-                rowMax.withUnsafeMutableBufferPointer { maxs in
-                  touched.withUnsafeMutableBufferPointer { bits in
-                    var cells = Cells(acc: accBuffer.baseAddress!, rowMin: mins.baseAddress!, rowMax: maxs.baseAddress!,
-                                      touched: bits.baseAddress!, words: words,
-                                      stride: stride, width: piece.width, height: piece.height)
-                    if antialiased {
-                        forEachPreparedEdge(polys, contours: contours) { x0, y0, x1, y1 in
-                            guard y0 != y1, max(y0, y1) > top, min(y0, y1) < bottom, min(x0, x1) < right else { return }
-                            cells.areaEdge(x0 - left, y0 - top, x1 - left, y1 - top)
-                        }
-                    } else {
-                        forEachPreparedEdge(polys, contours: contours) { x0, y0, x1, y1 in
-                            guard y0 != y1 else { return }
-                            cells.centreEdge(x0, y0, x1, y1, left: left, top: top)
-                        }
-                    }
-                    switch (format, rule) {
-                    case (.r8, .nonZero): cells.resolve(R8Texels.self, NonZeroRule.self, out: out, rowBytes: rowBytes)
-                    case (.r8, .evenOdd): cells.resolve(R8Texels.self, EvenOddRule.self, out: out, rowBytes: rowBytes)
-                    case (.r16f, .nonZero): cells.resolve(R16FTexels.self, NonZeroRule.self, out: out, rowBytes: rowBytes)
-                    case (.r16f, .evenOdd): cells.resolve(R16FTexels.self, EvenOddRule.self, out: out, rowBytes: rowBytes)
-                    case (.r32f, .nonZero), (.rgba8, .nonZero):
-                        cells.resolve(R32FTexels.self, NonZeroRule.self, out: out, rowBytes: rowBytes)
-                    case (.r32f, .evenOdd), (.rgba8, .evenOdd):
-                        cells.resolve(R32FTexels.self, EvenOddRule.self, out: out, rowBytes: rowBytes)
-                    }
-                  }
-                }
+        var cells = Cells(acc: acc.pointer, rowMin: rowMin.pointer, rowMax: rowMax.pointer,
+                          touched: touched.pointer, words: words,
+                          extentLeft: extentLeft.pointer, extentRight: extentRight.pointer,
+                          stride: stride, width: piece.width, height: piece.height)
+        if antialiased {
+            forEachPreparedEdge(polys, contours: contours) { x0, y0, x1, y1 in
+                guard y0 != y1, max(y0, y1) > top, min(y0, y1) < bottom, min(x0, x1) < right else { return }
+                cells.areaEdge(x0 - left, y0 - top, x1 - left, y1 - top)
             }
+        } else {
+            forEachPreparedEdge(polys, contours: contours) { x0, y0, x1, y1 in
+                guard y0 != y1 else { return }
+                cells.centreEdge(x0, y0, x1, y1, left: left, top: top)
+            }
+        }
+        switch (format, rule) {
+        case (.r8, .nonZero): cells.resolve(R8Texels.self, NonZeroRule.self, out: out, rowBytes: rowBytes)
+        case (.r8, .evenOdd): cells.resolve(R8Texels.self, EvenOddRule.self, out: out, rowBytes: rowBytes)
+        case (.r16f, .nonZero): cells.resolve(R16FTexels.self, NonZeroRule.self, out: out, rowBytes: rowBytes)
+        case (.r16f, .evenOdd): cells.resolve(R16FTexels.self, EvenOddRule.self, out: out, rowBytes: rowBytes)
+        case (.r32f, .nonZero), (.rgba8, .nonZero):
+            cells.resolve(R32FTexels.self, NonZeroRule.self, out: out, rowBytes: rowBytes)
+        case (.r32f, .evenOdd), (.rgba8, .evenOdd):
+            cells.resolve(R32FTexels.self, EvenOddRule.self, out: out, rowBytes: rowBytes)
         }
     }
 
-    private func prepare(width w: Int, height h: Int) {
-        width = w
-        height = h
-        stride = w + 2
-        if acc.count < stride * h { acc = [Float](repeating: 0, count: stride * h) }
-        if rowMin.count < h {
-            rowMin = [Int32](repeating: Int32.max, count: h)
-            rowMax = [Int32](repeating: -1, count: h)
+    /// Splits the last rendered piece into horizontal bands, each trimmed to the columns its rows cover,
+    /// minimising (pixels drawn + `instanceCost` per band); rows without coverage are left out. Appends the
+    /// bands in piece-local pixels, top to bottom.
+    ///
+    /// Bands start on multiples of `bandGranularity` rows and span at most `maxBandGroups` of them, which
+    /// keeps the search at (h / 4) · 32 steps.
+    /// A 100 × 100 piece whose coverage is a 10 × 10 square at (45, 45) yields one band (45, 45, 10, 10).
+    func bands(instanceCost: Int, into out: inout [PixelRect]) {
+        let g = Self.bandGranularity
+        let height = self.height
+        let n = (height + g - 1) / g
+        groupLeft.ensure(n)
+        groupRight.ensure(n)
+        best.ensure(n + 1)
+        choice.ensure(n + 1)
+        let el = extentLeft.pointer, er = extentRight.pointer
+        let gl = groupLeft.pointer, gr = groupRight.pointer, best = self.best.pointer, choice = self.choice.pointer
+        for k in 0 ..< n {
+            var l = Int32.max, r: Int32 = -1
+            for row in k * g ..< min(height, k * g + g) where er[row] >= el[row] {
+                l = min(l, el[row])
+                r = max(r, er[row])
+            }
+            gl[k] = l
+            gr[k] = r
         }
-        words = (stride + 63) >> 6
-        if touched.count < words * h { touched = [UInt64](repeating: 0, count: words * h) }
+        best[0] = 0
+        for j in 1 ... n {
+            var l = Int32.max, r: Int32 = -1
+            var bestCost = Int.max, bestI = j - 1
+            var i = j - 1
+            // Bands taller than `maxBandGroups` groups are not searched: splitting such a band never costs
+            // more than one extra instance, so the search stays linear in the piece height.
+            while i >= max(0, j - Self.maxBandGroups) {
+                l = min(l, gl[i])
+                r = max(r, gr[i])
+                let rows = min(height, j * g) - i * g
+                let cost = r < l ? 0 : instanceCost + rows * Int(r - l + 1)
+                if best[i] + cost < bestCost { bestCost = best[i] + cost; bestI = i }
+                i -= 1
+            }
+            best[j] = bestCost
+            choice[j] = bestI
+        }
+        let start = out.count
+        var j = n
+        while j > 0 {
+            let i = choice[j]
+            var l = Int32.max, r: Int32 = -1
+            for k in i ..< j { l = min(l, gl[k]); r = max(r, gr[k]) }
+            if r >= l {
+                // Trim empty rows at the band's ends too.
+                var y0 = i * g, y1 = min(height, j * g)
+                while y0 < y1 && er[y0] < el[y0] { y0 += 1 }
+                while y1 > y0 && er[y1 - 1] < el[y1 - 1] { y1 -= 1 }
+                out.append(PixelRect(x: Int(l), y: y0, width: Int(r - l + 1), height: y1 - y0))
+            }
+            j = i
+        }
+        out[start...].reverse()
     }
+
+    /// Rows per band step of `bands`.
+    static let bandGranularity = 4
+    static let maxBandGroups = 32
 }
 
 /// The accumulation buffer of one piece, through raw pointers (the hot loop).
@@ -96,6 +184,8 @@ private struct Cells {
     /// Per row, `words` 64-bit masks of the columns that received a deposit.
     let touched: UnsafeMutablePointer<UInt64>
     let words: Int
+    let extentLeft: UnsafeMutablePointer<Int32>
+    let extentRight: UnsafeMutablePointer<Int32>
     let stride: Int
     let width: Int
     let height: Int
@@ -126,10 +216,9 @@ private struct Cells {
             if a > 0 && a < 1 { ts.1 = a; n = 2 }
             if b > 0 && b < 1 { if n == 2 { ts.2 = b } else { ts.1 = b }; n += 1 }
         }
-        let cuts = [ts.0, ts.1, ts.2, ts.3]
         var tPrev = 0.0
         for k in 1 ... n {
-            let tNext = k == n ? 1.0 : cuts[k]
+            let tNext = k == n ? 1.0 : (k == 1 ? ts.1 : ts.2)
             let xa = x0 + dx * tPrev, xb = k == n ? x1 : x0 + dx * tNext
             let ya = y0 + (y1 - y0) * tPrev, yb = k == n ? y1 : y0 + (y1 - y0) * tNext
             let mid = (xa + xb) * 0.5
@@ -243,7 +332,10 @@ private struct Cells {
     func resolve<T: TexelWriter, R: FillRuleMap>(_: T.Type, _: R.Type, out: UnsafeMutableRawPointer, rowBytes: Int) {
         for row in 0 ..< height {
             let lo = Int(rowMin[row]), hi = Int(rowMax[row])
+            extentLeft[row] = 0
+            extentRight[row] = -1
             guard hi >= 0 else { continue }
+            var nzLeft = Int.max, nzRight = -1
             rowMin[row] = Int32.max
             rowMax[row] = -1
             let cells = acc + row * stride
@@ -262,15 +354,38 @@ private struct Cells {
                         cells[c] = 0
                         continue
                     }
-                    if c > next { T.fill(R.coverage(a), dst, next, c) }
+                    if c > next {
+                        let run = R.coverage(a)
+                        if run > 0 {
+                            T.fill(run, dst, next, c)
+                            nzLeft = min(nzLeft, next)
+                            nzRight = c - 1
+                        }
+                    }
                     a += cells[c]
                     cells[c] = 0
-                    T.store(R.coverage(a), dst, c)
+                    let v = R.coverage(a)
+                    T.store(v, dst, c)
+                    if v > 0 {
+                        nzLeft = min(nzLeft, c)
+                        nzRight = c
+                    }
                     next = c + 1
                 }
                 w += 1
             }
-            if next < width { T.fill(R.coverage(a), dst, next, width) }
+            if next < width {
+                let run = R.coverage(a)
+                if run > 0 {
+                    T.fill(run, dst, next, width)
+                    nzLeft = min(nzLeft, next)
+                    nzRight = width - 1
+                }
+            }
+            if nzRight >= 0 {
+                extentLeft[row] = Int32(nzLeft)
+                extentRight[row] = Int32(nzRight)
+            }
         }
     }
 }

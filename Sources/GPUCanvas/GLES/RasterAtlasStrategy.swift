@@ -25,6 +25,14 @@ final class RasterAtlasStrategy: PathStrategy {
     let atlasMaxHeight: Int
     let workers: Int
     private var accumulators: [CoverageAccumulator] = []
+    /// Per worker: the trimmed bands of its pieces, in order; per piece: how many.
+    private var bands: [[PixelRect]] = []
+    private var bandCounts: [Int] = []
+    private var coveredPixels = 0
+
+    /// What one more band instance costs, in blended pixels: llvmpipe spends ~0.6 µs setting up each of
+    /// its two triangles and ~5 ns per blended, atlas-sampled pixel, so a band must save ~250 pixels to pay.
+    static let bandInstanceCost = 256
 
     init(format: TextureFormat = .r8, maxTextureSize: Int, workers: Int) {
         self.format = format
@@ -36,12 +44,13 @@ final class RasterAtlasStrategy: PathStrategy {
     func encode(_ paths: [PreparedPath], stores: [Polygons], frame: FrameEncoding,
                 into cb: inout CommandBuffer, timings: inout GLESFrameTimings) throws {
         guard !paths.isEmpty else { return }
+        coveredPixels = 0
         let layout = AtlasLayout(paths: paths, width: atlasWidth, maxHeight: atlasMaxHeight,
                                  maxPiece: (atlasWidth / 2, atlasMaxHeight / 2))
         let bpp = format.bytesPerTexel
         let rowBytes = atlasWidth * bpp
 
-        // Staging: each batch's atlas rows, then all instance records.
+        // Staging: each batch's atlas rows; the instance records follow once the bands are known.
         var atlasOffsets: [Int] = []
         var maxUsed = 0
         for b in layout.batches {
@@ -49,9 +58,6 @@ final class RasterAtlasStrategy: PathStrategy {
             maxUsed = max(maxUsed, b.usedHeight)
         }
         cb.declare(.atlas(0), TextureDesc(width: atlasWidth, height: maxUsed, format: format))
-        let instanceBytes = layout.pieces.count * CoverInstance.stride
-        let instanceStart = cb.reserveStaging(instanceBytes)
-        let bufferOffset = cb.reserveInstances(layout.pieces.count, pipeline: .atlasCover)
 
         // Batch of each piece, for its staging base.
         var pieceBatch = [Int](repeating: 0, count: layout.pieces.count)
@@ -64,37 +70,79 @@ final class RasterAtlasStrategy: PathStrategy {
             layout.pieces[$0].rect.area + paths[layout.pieces[$0].path].edgeCount
         }
         while accumulators.count < ranges.count { accumulators.append(CoverageAccumulator()) }
+        while bands.count < ranges.count { bands.append([]) }
+        for w in ranges.indices { bands[w].removeAll(keepingCapacity: true) }
+        bandCounts.removeAll(keepingCapacity: true)
+        bandCounts.append(contentsOf: repeatElement(0, count: layout.pieces.count))
 
+        // Coverage (the hot part), on all cores; each worker also cuts its pieces into trimmed bands.
         cb.staging.withUnsafeMutableBytes { raw in
-            let base = raw.baseAddress!
-            // Instance records (cheap, sequential).
-            let records = (base + instanceStart).bindMemory(to: CoverInstance.self, capacity: layout.pieces.count)
-            for (i, piece) in layout.pieces.enumerated() {
-                let p = paths[piece.path]
-                records[i] = CoverInstance(x: Int16(piece.rect.x), y: Int16(piece.rect.y),
-                                           w: Int16(piece.rect.width), h: Int16(piece.rect.height),
-                                           u: Int16(piece.atlasX), v: Int16(piece.atlasY), rule: p.rule.rawValue,
-                                           r: p.color.r, g: p.color.g, b: p.color.b, a: p.color.a)
-            }
-            // Coverage (the hot part), on all cores.
-            let shared = UncheckedSendable(base)
+            let shared = UncheckedSendable(raw.baseAddress!)
             let accs = accumulators
             let fmt = format
-            parallelForEach(ranges.count) { w in
-                let acc = accs[w]
-                for i in ranges[w] {
-                    let piece = layout.pieces[i]
-                    let p = paths[piece.path]
-                    let out = shared.value + atlasOffsets[pieceBatch[i]] + piece.atlasY * rowBytes + piece.atlasX * bpp
-                    acc.render(stores[p.store], contours: p.contours, rule: p.rule, antialiased: p.antialiased,
-                               piece: piece.rect, format: fmt, out: out, rowBytes: rowBytes)
+            bands.withUnsafeMutableBufferPointer { bandLists in
+                bandCounts.withUnsafeMutableBufferPointer { counts in
+                    let outputs = UncheckedSendable((bandLists, counts))
+                    parallelForEach(ranges.count) { w in
+                        let acc = accs[w]
+                        let (lists, counts) = outputs.value
+                        for i in ranges[w] {
+                            let piece = layout.pieces[i]
+                            let p = paths[piece.path]
+                            let out = shared.value + atlasOffsets[pieceBatch[i]] + piece.atlasY * rowBytes + piece.atlasX * bpp
+                            acc.render(stores[p.store], contours: p.contours, rule: p.rule, antialiased: p.antialiased,
+                                       piece: piece.rect, format: fmt, out: out, rowBytes: rowBytes)
+                            let before = lists[w].count
+                            acc.bands(instanceCost: Self.bandInstanceCost, into: &lists[w])
+                            counts[i] = lists[w].count - before
+                        }
+                    }
                 }
+            }
+        }
+
+        // Instance records in piece order (workers own contiguous piece ranges, so their lists concatenate
+        // in order), and the instance range of each batch.
+        var instanceCount = 0
+        for c in bandCounts { instanceCount += c }
+        let instanceBytes = instanceCount * CoverInstance.stride
+        let instanceStart = cb.reserveStaging(instanceBytes)
+        let bufferOffset = cb.reserveInstances(instanceCount, pipeline: .atlasCover)
+        var batchInstances: [Range<Int>] = []
+        cb.staging.withUnsafeMutableBytes { raw in
+            let records = (raw.baseAddress! + instanceStart).bindMemory(to: CoverInstance.self, capacity: instanceCount)
+            var n = 0
+            var w = 0, k = 0  // worker list and position in it
+            var batch = 0, batchStart = 0
+            for (i, piece) in layout.pieces.enumerated() {
+                while batch < layout.batches.count && i >= layout.batches[batch].pieces.upperBound {
+                    batchInstances.append(batchStart ..< n)
+                    batchStart = n
+                    batch += 1
+                }
+                while w < ranges.count && i >= ranges[w].upperBound { w += 1; k = 0 }
+                let p = paths[piece.path]
+                for _ in 0 ..< bandCounts[i] {
+                    let band = bands[w][k]
+                    k += 1
+                    coveredPixels += band.area
+                    records[n] = CoverInstance(x: Int16(piece.rect.x + band.x), y: Int16(piece.rect.y + band.y),
+                                               w: Int16(band.width), h: Int16(band.height),
+                                               u: Int16(piece.atlasX + band.x), v: Int16(piece.atlasY + band.y),
+                                               rule: p.rule.rawValue, r: p.color.r, g: p.color.g, b: p.color.b, a: p.color.a)
+                    n += 1
+                }
+            }
+            while batch < layout.batches.count {
+                batchInstances.append(batchStart ..< n)
+                batchStart = n
+                batch += 1
             }
         }
 
         let pass = frame.framePass(in: &cb)
         cb.passes[pass].commands.append(.uploadInstances(range: instanceStart ..< instanceStart + instanceBytes,
-                                                         bufferOffset: bufferOffset, count: layout.pieces.count,
+                                                         bufferOffset: bufferOffset, count: instanceCount,
                                                          pipeline: .atlasCover))
         cb.passes[pass].commands.append(.bindPipeline(.atlasCover))
         cb.passes[pass].commands.append(.bindTexture(unit: 0, .atlas(0)))
@@ -102,9 +150,13 @@ final class RasterAtlasStrategy: PathStrategy {
             cb.passes[pass].commands.append(.uploadTexture(.atlas(0), rect: TexelRect(x: 0, y: 0, width: atlasWidth,
                                                                                      height: batch.usedHeight),
                                                            format: format, source: atlasOffsets[b]))
-            cb.passes[pass].commands.append(.draw(instanceCount: batch.pieces.count,
-                                                  bufferOffset: bufferOffset + batch.pieces.lowerBound * CoverInstance.stride,
-                                                  pipeline: .atlasCover))
+            let instances = batchInstances[b]
+            if !instances.isEmpty {
+                cb.passes[pass].commands.append(.draw(instanceCount: instances.count,
+                                                      bufferOffset: bufferOffset + instances.lowerBound * CoverInstance.stride,
+                                                      pipeline: .atlasCover))
+            }
         }
+        cb.coveredPixels += coveredPixels
     }
 }

@@ -63,6 +63,7 @@ final class TessellationStrategy: PathStrategy {
             let records = (base + coverOffset).bindMemory(to: CoverInstance.self, capacity: layout.pieces.count)
             for (i, piece) in layout.pieces.enumerated() {
                 let p = paths[piece.path]
+                cb.coveredPixels += piece.rect.area
                 records[i] = CoverInstance(x: Int16(piece.rect.x), y: Int16(piece.rect.y),
                                            w: Int16(piece.rect.width), h: Int16(piece.rect.height),
                                            u: Int16(piece.atlasX), v: Int16(piece.atlasY), rule: p.rule.rawValue,

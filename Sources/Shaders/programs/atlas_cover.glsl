@@ -1,7 +1,6 @@
 #version 300 es
 // Raster-atlas composite: one instance per rectangle of device pixels. Coverage was computed on the CPU
-// (fill rule applied) and sits in the atlas at the instance's texel offset; atlas u < 0 marks a rectangle
-// whose coverage is 1 everywhere. The output is the premultiplied colour × coverage, blended source-over
+// (fill rule applied) and sits in the atlas at the instance's texel offset. The output is the premultiplied colour × coverage, blended source-over
 // by fixed function (ONE, ONE_MINUS_SRC_ALPHA).
 //
 // The atlas is read with texture() at interpolated, normalised coordinates and NEAREST filtering rather than
@@ -18,7 +17,6 @@ layout(location = 0) in ivec4 a_rect;   // x, y, w, h in device pixels (device r
 layout(location = 1) in ivec4 a_atlas;  // u, v of the rect's top-left texel; rule (unused here); reserved
 layout(location = 2) in vec4 a_color;   // premultiplied, opacity applied
 out vec2 v_uv;
-flat out int v_solid;
 flat out vec4 v_color;
 
 void main() {
@@ -27,18 +25,16 @@ void main() {
     vec2 p = vec2(a_rect.xy) + corner * vec2(a_rect.zw);
     gl_Position = vec4(p / u_targetSize * 2.0 - 1.0, 0.0, 1.0);
     v_uv = (vec2(a_atlas.xy) + corner * vec2(a_rect.zw)) / u_atlasSize;
-    v_solid = a_atlas.x < 0 ? 1 : 0;
     v_color = a_color;
 }
 
 #pragma stage fragment
 uniform highp sampler2D u_atlas;
 in vec2 v_uv;
-flat in int v_solid;
 flat in vec4 v_color;
 layout(location = 0) out vec4 o_color;
 
 void main() {
-    float coverage = v_solid != 0 ? 1.0 : texture(u_atlas, v_uv).r;
+    float coverage = texture(u_atlas, v_uv).r;
     o_color = v_color * coverage;
 }
