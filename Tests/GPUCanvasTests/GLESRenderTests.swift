@@ -303,6 +303,7 @@ final class GLESReferenceComparisonTests: XCTestCase {
         for s in PathStrategyKind.allCases {
             let gl = try CanvasRenderer(backend: .gles(GLESOptions(device: .mesa, pathStrategy: s))).render(recording, scale: scale)
             let d = Self.difference(gl, reference)
+            print("DIFF \(name) \(s): maxDiff \(d.maxDiff) over2 \(d.over2)")
             XCTAssertLessThanOrEqual(d.maxDiff, Self.maxChannelDiff, "\(name) \(s): maxDiff", file: file, line: line)
             XCTAssertLessThanOrEqual(d.over2, Self.maxOver2Fraction, "\(name) \(s): over2 \(d.over2)", file: file, line: line)
         }

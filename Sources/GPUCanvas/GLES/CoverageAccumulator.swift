@@ -51,8 +51,6 @@ final class ScratchBuffer<T> {
 /// Reusable scratch for one worker thread.
 final class CoverageAccumulator {
     private let acc = ScratchBuffer<Float>(fill: 0)
-    private let rowMin = ScratchBuffer<Int32>(fill: Int32.max)
-    private let rowMax = ScratchBuffer<Int32>(fill: -1)
     private let touched = ScratchBuffer<UInt64>(fill: 0)
     /// Per row of the last piece: first and last column with non-zero coverage (last < first: none).
     private let extentLeft = ScratchBuffer<Int32>(fill: 0)
@@ -75,14 +73,12 @@ final class CoverageAccumulator {
         let stride = width + 2
         let words = (stride + 63) >> 6
         acc.ensure(stride * height)
-        rowMin.ensure(height)
-        rowMax.ensure(height)
         touched.ensure(words * height)
         extentLeft.ensure(height)
         extentRight.ensure(height)
         let left = Double(piece.x), top = Double(piece.y)
         let right = left + Double(piece.width), bottom = top + Double(piece.height)
-        var cells = Cells(acc: acc.pointer, rowMin: rowMin.pointer, rowMax: rowMax.pointer,
+        var cells = Cells(acc: acc.pointer,
                           touched: touched.pointer, words: words,
                           extentLeft: extentLeft.pointer, extentRight: extentRight.pointer,
                           stride: stride, width: piece.width, height: piece.height)
@@ -179,8 +175,6 @@ final class CoverageAccumulator {
 /// The accumulation buffer of one piece, through raw pointers (the hot loop).
 private struct Cells {
     let acc: UnsafeMutablePointer<Float>
-    let rowMin: UnsafeMutablePointer<Int32>
-    let rowMax: UnsafeMutablePointer<Int32>
     /// Per row, `words` 64-bit masks of the columns that received a deposit.
     let touched: UnsafeMutablePointer<UInt64>
     let words: Int
@@ -194,9 +188,6 @@ private struct Cells {
     private func deposit(_ row: Int, _ col: Int, _ v: Double) {
         acc[row * stride + col] += Float(v)
         touched[row * words + col >> 6] |= 1 << UInt64(col & 63)
-        let c = Int32(col)
-        if c < rowMin[row] { rowMin[row] = c }
-        if c > rowMax[row] { rowMax[row] = c }
     }
 
     /// An edge in piece-local coordinates (y range already known to meet the piece, x0/x1 not all right of it).
@@ -236,20 +227,21 @@ private struct Cells {
         guard ya != yb else { return }
         let sign: Double = yb > ya ? 1 : -1
         let (x0, y0, x1, y1) = ya < yb ? (xa, ya, xb, yb) : (xb, yb, xa, ya)
+        let yStart = max(0, y0), yEnd = min(Double(height), y1)
+        guard yStart < yEnd else { return }
         let dxdy = (x1 - x0) / (y1 - y0)
-        let h = Double(height)
-        let rFirst = Int(max(0, y0))  // truncation is floor for y ≥ 0 (and no libm call)
-        let yEnd = min(h, y1)
-        var rEnd = Int(yEnd)
-        if Double(rEnd) < yEnd { rEnd += 1 }
-        guard rFirst < rEnd else { return }
         let w = Double(width)
-        for row in rFirst ..< rEnd {
-            let yt = max(y0, Double(row)), yb = min(y1, Double(row + 1))
-            guard yb > yt else { continue }
-            let xt = min(max(x0 + (yt - y0) * dxdy, 0), w)
-            let xbt = min(max(x0 + (yb - y0) * dxdy, 0), w)
+        var row = Int(yStart)  // truncation is floor for y ≥ 0 (and no libm call)
+        var yt = yStart
+        var xt = min(max(x0 + (yt - y0) * dxdy, 0), w)
+        while yt < yEnd {
+            let yb = min(yEnd, Double(row + 1))
+            // Each row boundary's x is computed from the endpoint, not accumulated, so no drift.
+            let xbt = yb == y1 ? min(max(x1, 0), w) : min(max(x0 + (yb - y0) * dxdy, 0), w)
             span(row, xt, xbt, sign * (yb - yt))
+            yt = yb
+            xt = xbt
+            row += 1
         }
     }
 
@@ -260,8 +252,18 @@ private struct Cells {
         let cl = Int(xl), cr = Int(xr)
         if cl == cr {
             let m = (xl + xr) * 0.5 - Double(cl)
-            deposit(row, cl, dy * (1 - m))
-            deposit(row, cl + 1, dy * m)
+            let cell = acc + row * stride + cl
+            let d = Float(dy * m)
+            cell[0] += Float(dy) - d
+            cell[1] += d
+            let bit = cl & 63
+            let word = touched + row * words + cl >> 6
+            if bit != 63 {
+                word[0] |= 3 << UInt64(bit)
+            } else {
+                word[0] |= 1 << 63
+                word[1] |= 1
+            }
             return
         }
         let k = dy / (xr - xl)  // height per unit of x
@@ -287,8 +289,6 @@ private struct Cells {
         acc[base + cr] += Float(carry + d1 * (1 - m1))
         acc[base + cr + 1] += Float(d1 * m1)
         markRange(row, cl, cr + 1)
-        if Int32(cl) < rowMin[row] { rowMin[row] = Int32(cl) }
-        if Int32(cr + 1) > rowMax[row] { rowMax[row] = Int32(cr + 1) }
     }
 
     /// An edge for centre sampling, in device coordinates (the reference's formula, so ties agree).
@@ -331,20 +331,19 @@ private struct Cells {
     /// the buffer and masks zeroed for the next piece.
     func resolve<T: TexelWriter, R: FillRuleMap>(_: T.Type, _: R.Type, out: UnsafeMutableRawPointer, rowBytes: Int) {
         for row in 0 ..< height {
-            let lo = Int(rowMin[row]), hi = Int(rowMax[row])
             extentLeft[row] = 0
             extentRight[row] = -1
-            guard hi >= 0 else { continue }
-            var nzLeft = Int.max, nzRight = -1
-            rowMin[row] = Int32.max
-            rowMax[row] = -1
-            let cells = acc + row * stride
             let bits = touched + row * words
+            var lo = 0
+            while lo < words && bits[lo] == 0 { lo += 1 }
+            guard lo < words else { continue }
+            var nzLeft = Int.max, nzRight = -1
+            let cells = acc + row * stride
             let dst = out + row * rowBytes
             var a: Float = 0
             var next = 0  // first column not yet written
-            var w = lo >> 6
-            while w <= hi >> 6 {
+            var w = lo
+            while w < words {
                 var m = bits[w]
                 bits[w] = 0
                 while m != 0 {
