@@ -20,6 +20,25 @@
 // those columns: the resolve walks the set bits and fills the runs between them with one constant
 // (a memset for R8), so a wide interior costs a memset, not a float add per pixel, and empty rows nothing.
 
+/// A band of a piece to draw: its bounding rectangle (piece-local pixels) and how far its left and right
+/// sides are inset at the top and bottom edges, in 1/16 px (all 0: the rectangle itself).
+struct BandShape: Equatable {
+    var rect: PixelRect
+    /// (left at top, left at bottom, right at top, right at bottom).
+    var insets: (Int16, Int16, Int16, Int16) = (0, 0, 0, 0)
+
+    static func == (a: BandShape, b: BandShape) -> Bool {
+        a.rect == b.rect && a.insets == b.insets
+    }
+
+    /// Pixels the trapezoid covers (its area, rounded; insets may be negative by up to the band padding).
+    var area: Int {
+        let top = Double(rect.width) - Double(Int(insets.0) + Int(insets.2)) / 16
+        let bottom = Double(rect.width) - Double(Int(insets.1) + Int(insets.3)) / 16
+        return Int(((top + bottom) / 2 * Double(rect.height)).rounded())
+    }
+}
+
 /// A growable raw buffer: element access through a pointer taken once per call, so hot loops pay neither
 /// bounds checks nor the dynamic exclusivity checks of class-held arrays.
 final class ScratchBuffer<T> {
@@ -63,7 +82,8 @@ final class CoverageAccumulator {
     private var height = 0
 
     /// Rasterizes contours `path.contours` of `polys` over the device pixels `piece` and writes the coverage
-    /// (after the fill rule) as `format` texels to `out`, rows `rowBytes` apart. Texels already hold 0.
+    /// (after the fill rule) as `format` texels to `out`, rows `rowBytes` apart: every texel from the first
+    /// to the last non-zero one of each row (`rowExtent`), nothing outside.
     ///
     /// The square (2, 1)…(3, 2) over the piece (0, 0, 4, 4) gives coverage 1 at texel (2, 1), 0 elsewhere.
     func render(_ polys: Polygons, contours: Range<Int>, rule: CoverageRule, antialiased: Bool, piece: PixelRect,
@@ -105,6 +125,11 @@ final class CoverageAccumulator {
         }
     }
 
+    /// The first and last column with non-zero coverage in `row` of the last piece (last < first: none).
+    func rowExtent(_ row: Int) -> (first: Int, last: Int) {
+        (Int(extentLeft.pointer[row]), Int(extentRight.pointer[row]))
+    }
+
     /// Splits the last rendered piece into horizontal bands, each trimmed to the columns its rows cover,
     /// minimising (pixels drawn + `instanceCost` per band); rows without coverage are left out. Appends the
     /// bands in piece-local pixels, top to bottom.
@@ -112,7 +137,7 @@ final class CoverageAccumulator {
     /// Bands start on multiples of `bandGranularity` rows and span at most `maxBandGroups` of them, which
     /// keeps the search at (h / 4) · 32 steps.
     /// A 100 × 100 piece whose coverage is a 10 × 10 square at (45, 45) yields one band (45, 45, 10, 10).
-    func bands(instanceCost: Int, into out: inout [PixelRect]) {
+    func bands(instanceCost: Int, into out: inout [BandShape]) {
         let g = Self.bandGranularity
         let height = self.height
         let n = (height + g - 1) / g
@@ -160,12 +185,62 @@ final class CoverageAccumulator {
                 var y0 = i * g, y1 = min(height, j * g)
                 while y0 < y1 && er[y0] < el[y0] { y0 += 1 }
                 while y1 > y0 && er[y1 - 1] < el[y1 - 1] { y1 -= 1 }
-                out.append(PixelRect(x: Int(l), y: y0, width: Int(r - l + 1), height: y1 - y0))
+                out.append(trapezoid(PixelRect(x: Int(l), y: y0, width: Int(r - l + 1), height: y1 - y0)))
             }
             j = i
         }
         out[start...].reverse()
     }
+
+    /// The band `rect` (piece-local) narrowed to a trapezoid whose slanted sides still hold the centre of
+    /// every covered pixel with half a pixel to spare, so a thin diagonal stroke costs its own area rather
+    /// than its box's. Each side is the line through the extents of the band's first and last covered
+    /// rows, pushed out until no row's extent crosses it.
+    ///
+    /// Rows 0…3 covering columns 10…13, 11…14, 12…15, 13…16 give a parallelogram leaning right by one column
+    /// per row.
+    private func trapezoid(_ rect: PixelRect) -> BandShape {
+        let el = extentLeft.pointer, er = extentRight.pointer
+        let y0 = rect.y, y1 = rect.y + rect.height
+        var f = y0, g = y1 - 1
+        while f < g && er[f] < el[f] { f += 1 }
+        while g > f && er[g] < el[g] { g -= 1 }
+        var shape = BandShape(rect: rect)
+        guard g > f else { return shape }
+        let sl = Double(el[g] - el[f]) / Double(g - f)
+        let sr = Double(er[g] - er[f]) / Double(g - f)
+        var a = Double.infinity, b = -Double.infinity
+        for r in f ... g where er[r] >= el[r] {
+            let t = Double(r) + 0.5 - Double(y0)
+            a = min(a, Double(el[r]) - sl * t)       // left side at the band's top edge
+            b = max(b, Double(er[r]) + 1 - sr * t)   // right side
+        }
+        let h = Double(rect.height), left = Double(rect.x), width = Double(rect.width)
+        let lt = a - left, lb = a + sl * h - left
+        let rt = left + width - b, rb = left + width - (b + sr * h)
+        // Insets in 1/16 px, rounded outwards. A side may stick out of the rectangle by up to one pixel (the
+        // half-pixel margin puts it there): the atlas keeps a column of zero texels on each side of a band,
+        // so pixels there blend nothing. A side that leaves further cannot be clamped (that would move it
+        // inwards), so that side stays the rectangle's.
+        func q(_ v: Double) -> Int16 { Int16((v * 16).rounded(.down)) }
+        let lo = -Double(Self.bandPadding)
+        if lt >= lo, lb >= lo, lt <= width, lb <= width {
+            shape.insets.0 = q(lt)
+            shape.insets.1 = q(lb)
+        }
+        if rt >= lo, rb >= lo, rt <= width, rb <= width {
+            shape.insets.2 = q(rt)
+            shape.insets.3 = q(rb)
+        }
+        // Sides that meet inside the band (steep, narrow bands) would make a bow tie: keep the rectangle.
+        if Int(shape.insets.0) + Int(shape.insets.2) >= rect.width * 16 || Int(shape.insets.1) + Int(shape.insets.3) >= rect.width * 16 {
+            shape.insets = (0, 0, 0, 0)
+        }
+        return shape
+    }
+
+    /// Zero texel columns the atlas keeps left and right of each band (see `trapezoid`).
+    static let bandPadding = 1
 
     /// Rows per band step of `bands`.
     static let bandGranularity = 4
@@ -328,7 +403,8 @@ private struct Cells {
     }
 
     /// Prefix sums at the touched columns, fill rule, texel output with constant runs between them; leaves
-    /// the buffer and masks zeroed for the next piece.
+    /// the buffer and masks zeroed for the next piece. Within each row's extent (first to last non-zero
+    /// texel) every texel is written, zeros included; outside it nothing is, so `out` need not be cleared.
     func resolve<T: TexelWriter, R: FillRuleMap>(_: T.Type, _: R.Type, out: UnsafeMutableRawPointer, rowBytes: Int) {
         for row in 0 ..< height {
             extentLeft[row] = 0
@@ -359,6 +435,8 @@ private struct Cells {
                             T.fill(run, dst, next, c)
                             nzLeft = min(nzLeft, next)
                             nzRight = c - 1
+                        } else if nzRight >= 0 {
+                            T.fill(0, dst, next, c)  // a gap inside the extent
                         }
                     }
                     a += cells[c]
@@ -413,7 +491,7 @@ private enum EvenOddRule: FillRuleMap {
     }
 }
 
-/// Texel output of one atlas format; `fill` writes a constant run (and skips zero runs: texels start at 0).
+/// Texel output of one atlas format; `fill` writes a constant run.
 protocol TexelWriter {
     static func store(_ c: Float, _ dst: UnsafeMutableRawPointer, _ x: Int)
     static func fill(_ c: Float, _ dst: UnsafeMutableRawPointer, _ from: Int, _ to: Int)
@@ -428,8 +506,7 @@ private enum R8Texels: TexelWriter {
     }
     @inline(__always)
     static func fill(_ c: Float, _ dst: UnsafeMutableRawPointer, _ from: Int, _ to: Int) {
-        let b = byte(c)
-        if b != 0 { (dst + from).initializeMemory(as: UInt8.self, repeating: b, count: to - from) }
+        (dst + from).initializeMemory(as: UInt8.self, repeating: byte(c), count: to - from)
     }
 }
 
@@ -440,7 +517,7 @@ private enum R16FTexels: TexelWriter {
     }
     @inline(__always)
     static func fill(_ c: Float, _ dst: UnsafeMutableRawPointer, _ from: Int, _ to: Int) {
-        if c != 0 { (dst + from * 2).initializeMemory(as: UInt16.self, repeating: Float16(c).bitPattern, count: to - from) }
+        (dst + from * 2).initializeMemory(as: UInt16.self, repeating: Float16(c).bitPattern, count: to - from)
     }
 }
 
@@ -451,6 +528,6 @@ private enum R32FTexels: TexelWriter {
     }
     @inline(__always)
     static func fill(_ c: Float, _ dst: UnsafeMutableRawPointer, _ from: Int, _ to: Int) {
-        if c != 0 { (dst + from * 4).initializeMemory(as: Float.self, repeating: c, count: to - from) }
+        (dst + from * 4).initializeMemory(as: Float.self, repeating: c, count: to - from)
     }
 }

@@ -165,6 +165,7 @@ final class Executor {
             glVertexAttribIPointer(0, 4, GLenum(GL_SHORT), stride, ptr(0))
             glVertexAttribIPointer(1, 4, GLenum(GL_SHORT), stride, ptr(8))
             glVertexAttribPointer(2, 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, ptr(16))
+            glVertexAttribIPointer(3, 4, GLenum(GL_SHORT), stride, ptr(32))
         case .tessAccumulate:
             glVertexAttribPointer(0, 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, ptr(0))
             glVertexAttribPointer(1, 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, ptr(16))

@@ -120,7 +120,7 @@ final class GLResources {
         stats.vertexArrays += 1
         vertexArrays[pipeline] = v
         cache.bindVertexArray(v)
-        let attributes: [GLuint] = pipeline == .tessAccumulate ? [0, 1] : [0, 1, 2]
+        let attributes: [GLuint] = pipeline == .tessAccumulate ? [0, 1] : [0, 1, 2, 3]
         for a in attributes {
             glEnableVertexAttribArray(a)
             glVertexAttribDivisor(a, 1)

@@ -16,15 +16,21 @@ uniform vec2 u_atlasSize;
 layout(location = 0) in ivec4 a_rect;   // x, y, w, h in device pixels (device row 0 = GL row 0)
 layout(location = 1) in ivec4 a_atlas;  // u, v of the rect's top-left texel; rule (unused here); reserved
 layout(location = 2) in vec4 a_color;   // premultiplied, opacity applied
+layout(location = 3) in ivec4 a_insets; // left side at top, at bottom; right side at top, at bottom (1/16 px)
 out vec2 v_uv;
 flat out vec4 v_color;
 
 void main() {
     // A 4-vertex triangle strip: 0 (0,0), 1 (1,0), 2 (0,1), 3 (1,1).
+    // The band is a trapezoid: its left and right sides are inset from the rectangle at the top and bottom.
     vec2 corner = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1));
-    vec2 p = vec2(a_rect.xy) + corner * vec2(a_rect.zw);
+    float inset = corner.x == 0.0 ? (corner.y == 0.0 ? float(a_insets.x) : float(a_insets.y))
+                                  : -(corner.y == 0.0 ? float(a_insets.z) : float(a_insets.w));
+    vec2 offset = corner * vec2(a_rect.zw) + vec2(inset / 16.0, 0.0);
+    vec2 p = vec2(a_rect.xy) + offset;
     gl_Position = vec4(p / u_targetSize * 2.0 - 1.0, 0.0, 1.0);
-    v_uv = (vec2(a_atlas.xy) + corner * vec2(a_rect.zw)) / u_atlasSize;
+    // Atlas texels are the band's pixels shifted: the same offset from the top-left in both.
+    v_uv = (vec2(a_atlas.xy) + offset) / u_atlasSize;
     v_color = a_color;
 }
 
