@@ -216,7 +216,17 @@ enum EGLPlatform {
                     }
                 }
             }
-            opened = try found ?? surfaceless()
+            if let found {
+                opened = found
+            } else {
+                do {
+                    let d = try surfaceless()
+                    try DisplayRegistry.retain(d.0)
+                    return d
+                } catch let RenderError.gpu(why) where !why.hasPrefix("no working EGL") {
+                    throw RenderError.gpu("no working EGL: no hardware EGL device, and Mesa's surfaceless platform failed (\(why)); the reference backend still works")
+                }
+            }
         }
         try DisplayRegistry.retain(opened.0)
         return (opened.0, opened.1, opened.2)
