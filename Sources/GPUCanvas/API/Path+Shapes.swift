@@ -312,17 +312,17 @@ extension Path {
         guard ul > 0, vl > 0 else { lineToT1(&self); return }
         let (uxn, uyn, vxn, vyn) = (ux / ul, uy / ul, vx / vl, vy / vl)
         let cross = uxn * vyn - uyn * vxn
-        let cosTheta = max(-1, min(1, uxn * vxn + uyn * vyn))
-        // θ: the angle at tangent1End between the two lines. Nearly collinear lines would put the tangent
-        // points (r / tan(θ/2) away) astronomically far: treat those as collinear.
-        let theta = acos(cosTheta)
-        guard abs(cross) > 1e-12, theta > 1e-9, theta < .pi - 1e-9 else { lineToT1(&self); return }
-        let d = radius / tan(theta / 2)
+        let cosTheta = max(-1, min(1, uxn * vxn + uyn * vyn)), sinTheta = abs(cross)
+        // θ: the angle at tangent1End between the two lines. Nearly collinear lines (sin θ ≈ 0) would put
+        // the tangent points (r / tan(θ/2) away) astronomically far or on top of tangent1End: treat those
+        // as collinear. The half-angle forms avoid acos, which loses precision near 0 and π.
+        guard sinTheta > 1e-12 else { lineToT1(&self); return }
+        let d = radius * (1 + cosTheta) / sinTheta                      // r / tan(θ/2)
+        let h = radius / ((1 - cosTheta) / 2).squareRoot()              // r / sin(θ/2)
         let a = CGPoint(x: t1.x + uxn * d, y: t1.y + uyn * d)
         let bx = t1.x + vxn * d, by = t1.y + vyn * d
         let bisx = uxn + vxn, bisy = uyn + vyn
         let bisl = (bisx * bisx + bisy * bisy).squareRoot()
-        let h = radius / sin(theta / 2)
         let center = CGPoint(x: t1.x + bisx / bisl * h, y: t1.y + bisy / bisl * h)
         let start = atan2(Double(a.y - center.y), Double(a.x - center.x))
         let end = atan2(Double(by - center.y), Double(bx - center.x))
