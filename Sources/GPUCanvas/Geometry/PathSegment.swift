@@ -139,7 +139,8 @@ struct PathSegment: Equatable, Sendable {
     private func adaptiveLength(_ a: Double, _ b: Double, whole: Double, tolerance: Double, depth: Int) -> Double {
         let m = (a + b) / 2
         let l = gaussLegendre(a, m), r = gaussLegendre(m, b)
-        if depth >= PathSegment.maxDepth || abs(l + r - whole) <= tolerance { return l + r }
+        // Accept only from depth 2 on: a single comparison can agree by coincidence.
+        if depth >= PathSegment.maxDepth || (depth >= 2 && abs(l + r - whole) <= tolerance) { return l + r }
         return adaptiveLength(a, m, whole: l, tolerance: tolerance / 2, depth: depth + 1)
             + adaptiveLength(m, b, whole: r, tolerance: tolerance / 2, depth: depth + 1)
     }
@@ -156,6 +157,9 @@ struct PathSegment: Equatable, Sendable {
 
     /// Arc length between parameters `t0` ≤ `t1` (relative error about 1e-11).
     ///
+    /// The interval is cut at the curve's axis extrema first: |B′| can only vanish (a cusp, where it has a
+    /// kink) where both x′ and y′ do, so every piece has a smooth integrand, kinks only at its ends.
+    ///
     /// `PathSegment.line(.zero, CGPoint(x: 3, y: 4)).length()` → 5.
     func length(from t0: CGFloat = 0, to t1: CGFloat = 1) -> CGFloat {
         guard t1 > t0 else { return 0 }
@@ -163,8 +167,19 @@ struct PathSegment: Equatable, Sendable {
         let scale = hullLength
         guard scale > 0 else { return 0 }
         guard scale.isFinite else { return scale }
-        return adaptiveLength(t0, t1, whole: gaussLegendre(t0, t1),
-                              tolerance: PathSegment.lengthTolerance * scale, depth: 0)
+        var cuts: [CGFloat] = []
+        cuts.reserveCapacity(5)
+        forEachExtremum { t in if t > t0, t < t1 { cuts.append(t) } }
+        cuts.sort()
+        cuts.append(t1)
+        var total: CGFloat = 0
+        var a = t0
+        let tol = PathSegment.lengthTolerance * scale
+        for b in cuts where b > a {
+            total += adaptiveLength(a, b, whole: gaussLegendre(a, b), tolerance: tol * (b - a), depth: 0)
+            a = b
+        }
+        return total
     }
 
     /// The parameter t at which the arc length from the start reaches `s` (0 for s ≤ 0, 1 for s ≥ the
