@@ -130,6 +130,7 @@ final class PathDescriptionTests: XCTestCase {
             "h 1",                 // trailing operand
             "1 h",                 // close takes no operand
             "1 2 3 4 5 re",        // re takes exactly 4
+            "1 2 3 4 5 6 7 c",     // more operands than any operator takes
             "--1 0 m",             // malformed number
             "1e 0 m",              // exponent without digits
             "0 0 m 1 1 l\u{00A0}", // no-break space is not whitespace

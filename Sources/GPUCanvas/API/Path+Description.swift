@@ -69,7 +69,8 @@ extension Path: CustomStringConvertible, LosslessStringConvertible {
         let scanned = text.withUTF8 { buf in
             Path.scanTokens(buf) { token in
                 if let v = Path.parseNumber(token) {
-                    guard v.isFinite else { return false }
+                    // No operator takes more than 6 operands: stop at the 7th instead of collecting them all.
+                    guard v.isFinite, operands.count < 6 else { return false }
                     operands.append(CGFloat(v))
                     return true
                 }
