@@ -94,8 +94,8 @@ struct CellRasterizer {
     static func coverage(_ a: Double, _ rule: Rule) -> Double {
         let c: Double
         switch rule {
-        case .nonZero: c = min(abs(a), 1)
-        case .evenOdd: c = abs(a - 2 * (a / 2).rounded())
+        case .nonZero: c = a.magnitude > 1 ? 1 : a.magnitude
+        case .evenOdd: c = (a - 2 * (a / 2).rounded()).magnitude
         }
         return c < residue ? 0 : c
     }

@@ -13,29 +13,41 @@ enum ReferenceCompositor {
     /// Paint rgba(1, 0, 0, 1), coverage 0.5, opacity 1 over (0, 0, 255, 255) → (128, 0, 128, 255).
     static func sourceOver(row y: Int, x0: Int, coverage: UnsafeBufferPointer<Float>, paint: RGBA,
                            opacity: Float, width: Int, pixels: UnsafeMutablePointer<UInt8>) {
-        let inv255: Float = 1 / 255
+        // Full coverage of an opaque source replaces the pixel: src + dst·0 is src, stored as is.
+        let solid = paint.a * opacity >= 1
+        let solidBytes = (store(paint.r * opacity), store(paint.g * opacity), store(paint.b * opacity),
+                          store(paint.a * opacity))
         var p = pixels + (y * width + x0) * 4
+        let unit = byteToUnit
         for c in coverage {
-            if c > 0 {
+            if c >= 1 && solid {
+                p[0] = solidBytes.0; p[1] = solidBytes.1; p[2] = solidBytes.2; p[3] = solidBytes.3
+            } else if c > 0 {
                 let k = c * opacity
                 let sr = paint.r * k, sg = paint.g * k, sb = paint.b * k, sa = paint.a * k
                 let keep = 1 - sa
-                p[0] = store(sr + Float(p[0]) * inv255 * keep)
-                p[1] = store(sg + Float(p[1]) * inv255 * keep)
-                p[2] = store(sb + Float(p[2]) * inv255 * keep)
-                p[3] = store(sa + Float(p[3]) * inv255 * keep)
+                p[0] = store(sr + unit[Int(p[0])] * keep)
+                p[1] = store(sg + unit[Int(p[1])] * keep)
+                p[2] = store(sb + unit[Int(p[2])] * keep)
+                p[3] = store(sa + unit[Int(p[3])] * keep)
             }
             p += 4
         }
     }
 
-    /// A [0, 1] value → the nearest byte (halves away from zero), clamped; NaN stores 0.
+    /// byte / 255 for every byte: the destination as an RGBA8 framebuffer reads it back.
+    private static let byteToUnit: [Float] = (0 ... 255).map { Float($0) / 255 }
+
+    /// A [0, 1] value → the nearest byte (halves round up), clamped; NaN stores 0.
     ///
     /// `store(0.5)` → 128 (127.5 rounds up); `store(1.2)` → 255.
     @inline(__always)
     static func store(_ v: Float) -> UInt8 {
-        let s = (v * 255).rounded()
-        guard s > 0 else { return 0 }  // also catches NaN
-        return s >= 255 ? 255 : UInt8(s)
+        // 255·v is rounded once, in Float, as the blend's result; adding ½ in Double is then exact (a
+        // Float's 24 bits plus ½ fit in 53), so truncating rounds that Float value to nearest, halves up,
+        // without a call into libm.
+        let s = Double(v * 255) + 0.5
+        guard s >= 1 else { return 0 }  // also catches NaN
+        return s >= 255 ? 255 : UInt8(truncatingIfNeeded: Int(s))
     }
 }
