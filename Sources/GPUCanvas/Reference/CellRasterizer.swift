@@ -21,8 +21,10 @@
 // edge costs no more than one crossing the canvas. All geometry is f64: at 10⁶ px a double still has
 // ~10⁻¹⁰ px of resolution.
 //
-// The cell grid is dense over the polygon's clipped bounding box and reused between draws (the sweep zeroes
-// the cells it reads), so a draw allocates nothing once the scratch has grown to the largest box.
+// The cell grid is dense over the polygons' clipped bounding box, in bands of rows of at most `cellBudget`
+// cells (each band walks all edges, clipped to its rows), and reused between draws: the sweep zeroes the cells
+// it reads, so a draw allocates nothing once the scratch has grown to the largest band. Points must be
+// finite; the backend checks that before rasterizing.
 
 /// Exact-area coverage of closed device-space polygons on a `width × height` pixel grid.
 struct CellRasterizer {
