@@ -161,10 +161,15 @@ private struct CellGrid {
         var c1 = crossing(0), c2 = crossing(right)
         if c2 < c1 || c1.isNaN { swap(&c1, &c2) }
         var px = ax, py = ay
-        for cy in [c1, c2] where !cy.isNaN {
-            let cx = xAt(cy)
-            addPiece(px, py, cx, cy, sign)
-            px = cx; py = cy
+        if !c1.isNaN {
+            let cx = xAt(c1)
+            addPiece(px, py, cx, c1, sign)
+            px = cx; py = c1
+        }
+        if !c2.isNaN {
+            let cx = xAt(c2)
+            addPiece(px, py, cx, c2, sign)
+            px = cx; py = c2
         }
         addPiece(px, py, bx, by, sign)
     }
