@@ -424,6 +424,32 @@ final class StrokeTests: XCTestCase {
         XCTAssertEqual(far.maxY - far.minY, 2e3, accuracy: 1e-3)
     }
 
+    func testRetracingSubpathsStillCoverTheirSegment() {
+        // A closed two-point subpath and an open there-and-back path: every turn is 180°, so one side of each
+        // vertex gets the join and the other goes through the vertex. A 180° miter always falls back to a bevel
+        // (flat end at the vertex); a round join is a half disc. The open path's two ends (both at (0, 0)) get
+        // square caps; the closed one has none.
+        let closed = G.polyline([(0, 0), (50, 0)], closed: true)
+        let open = G.polyline([(0, 0), (50, 0), (0, 0)])
+        let style = { (join: CGLineJoin) in StrokeStyle(lineWidth: 4, lineCap: .square, lineJoin: join) }
+        for join in CGLineJoin.allCases {
+            for (name, p) in [("closed", closed), ("open", open)] {
+                let o = G.outline(p, style(join))
+                for (x, y) in [(0.5, 1.9), (25.0, -1.9), (49.5, 0.0), (49.5, 1.9)] {
+                    XCTAssertNotEqual(G.winding(o, x, y), 0, "\(name) \(join) (\(x), \(y))")
+                }
+                for (x, y) in [(25.0, 2.1), (52.1, 0.0), (-2.1, 0.0), (51.9, -1.9)] {
+                    XCTAssertEqual(G.winding(o, x, y), 0, "\(name) \(join) (\(x), \(y))")
+                }
+                // The far end: covered only by a round join's half disc.
+                XCTAssertEqual(G.winding(o, 51.9, 0) != 0, join == .round, "\(name) \(join)")
+                // The near end: the square caps of the open path, the join of the closed one.
+                XCTAssertEqual(G.winding(o, -1.9, 1.9) != 0, name == "open", "\(name) \(join)")
+                XCTAssertEqual(G.winding(o, -1.9, 0) != 0, name == "open" || join == .round, "\(name) \(join)")
+            }
+        }
+    }
+
     func testDeterministicOutput() {
         var p = Path(ellipseIn: CGRect(x: 0, y: 0, width: 80, height: 40))
         p.addPath(G.polyline([(0, 0), (30, 50), (60, 0)]))
