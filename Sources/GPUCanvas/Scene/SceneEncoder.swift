@@ -5,7 +5,9 @@
 // Paints are resolved colours in the working space, so they are written un-premultiplied in the space that
 // working space is: `sRGB` for `nonLinear`, `sRGBLinear` for `linear` and `extendedLinear`. Loading such a
 // colour multiplies it back in Double and rounds to Float once, which restores the recorded Float exactly
-// (the quotient carries 53 bits, the Float 24), so record → encode → load gives an equal recording.
+// (the quotient carries 53 bits, the Float 24), so record → encode → load gives an equal recording. The
+// components are written with Float precision (`0.23137255`) when that is checked to load back to the same
+// colour, else as the full Double quotient.
 //
 // Numbers are written in Swift's shortest round-trip form, integers without a fraction. JSON cannot hold NaN
 // or infinities: a recording that contains them (a closure that drew with NaN coordinates) has them written as
@@ -20,7 +22,7 @@ extension Recording {
     /// }
     /// rec.sceneJSON(scale: 2)
     /// // {"format": "gpucanvas-scene/1", "size": [10, 10], "scale": 2, …, "commands": [
-    /// //   {"op": "fill", "path": {"elements": [["m", 0, 0], …, ["z"]]}, "shading": {"color": {"space": "sRGB", "rgba": [1, 0.23137254901960785, 0.18823529411764706, 1]}}}
+    /// //   {"op": "fill", "path": {"elements": [["m", 0, 0], …, ["z"]]}, "shading": {"color": {"space": "sRGB", "rgba": [1, 0.23137255, 0.1882353, 1]}}}
     /// // ]}
     /// ```
     public func sceneJSON(scale: CGFloat = 1) -> String {
@@ -31,14 +33,13 @@ extension Recording {
         out += "  \"colorMode\": \"\(colorModeName(colorMode))\",\n"
         out += "  \"opaque\": \(isOpaque),\n"
         out += "  \"commands\": ["
-        let space = colorMode == .nonLinear ? "sRGB" : "sRGBLinear"
         var first = true
         for item in root.items {
             switch item {
             case .draw(let d):
                 out += first ? "\n    " : ",\n    "
                 first = false
-                out += encode(d, space: space)
+                out += encode(d, mode: colorMode)
             }
         }
         out += first ? "]\n}\n" : "\n  ]\n}\n"
@@ -54,15 +55,15 @@ private func colorModeName(_ m: ColorRenderingMode) -> String {
     }
 }
 
-private func encode(_ d: DrawCommand, space: String) -> String {
+private func encode(_ d: DrawCommand, mode: ColorRenderingMode) -> String {
     var draw: String
     switch d.geometry {
     case .fill(let path, let style):
-        draw = "{\"op\": \"fill\", \"path\": \(encode(path)), \"shading\": \(encode(d.paint, space: space))"
+        draw = "{\"op\": \"fill\", \"path\": \(encode(path)), \"shading\": \(encode(d.paint, mode: mode))"
         if style.isEOFilled { draw += ", \"eoFill\": true" }
         if !style.isAntialiased { draw += ", \"antialiased\": false" }
     case .stroke(let path, let style):
-        draw = "{\"op\": \"stroke\", \"path\": \(encode(path)), \"shading\": \(encode(d.paint, space: space))"
+        draw = "{\"op\": \"stroke\", \"path\": \(encode(path)), \"shading\": \(encode(d.paint, mode: mode))"
         draw += ", \"lineWidth\": \(jsonNumber(style.lineWidth))"
         if style.lineCap != .butt { draw += ", \"lineCap\": \"\(style.lineCap)\"" }
         if style.lineJoin != .miter { draw += ", \"lineJoin\": \"\(style.lineJoin)\"" }
@@ -108,12 +109,20 @@ private func encode(_ path: Path) -> String {
     return "{\"elements\": [" + parts.joined(separator: ", ") + "]}"
 }
 
-private func encode(_ paint: Paint, space: String) -> String {
+private func encode(_ paint: Paint, mode: ColorRenderingMode) -> String {
     switch paint {
     case .solid(let c):
+        let space: Color.RGBColorSpace = mode == .nonLinear ? .sRGB : .sRGBLinear
         let a = Double(c.a)
-        let rgba = a == 0 ? [0, 0, 0, 0] : [Double(c.r) / a, Double(c.g) / a, Double(c.b) / a, a]
-        return "{\"color\": {\"space\": \"\(space)\", \"rgba\": [" + rgba.map(jsonNumber).joined(separator: ", ") + "]}}"
+        var rgba = a == 0 ? [0, 0, 0, 0] : [Double(c.r) / a, Double(c.g) / a, Double(c.b) / a, a]
+        // The Float-precision spelling (0.23137255 rather than 0.23137255012989044) when it loads back to the
+        // same premultiplied colour, which it almost always does; otherwise the exact Double quotient.
+        let short = rgba.map { Double("\(Float($0))") ?? $0 }
+        if Color(space, red: short[0], green: short[1], blue: short[2], opacity: short[3]).premultiplied(in: mode) == c {
+            rgba = short
+        }
+        let name = space == .sRGB ? "sRGB" : "sRGBLinear"
+        return "{\"color\": {\"space\": \"\(name)\", \"rgba\": [" + rgba.map(jsonNumber).joined(separator: ", ") + "]}}"
     }
 }
 
