@@ -14,6 +14,15 @@ func savePNG(_ image: RasterImage, to path: String) throws {
     }
 }
 
+/// Fails before any rendering when `path`'s folder does not exist, so a long render is not wasted.
+func checkWritable(_ path: String) throws {
+    let dir = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    var isDir: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
+        throw CLIError("cannot write \(path): the folder \(dir) does not exist")
+    }
+}
+
 private func encodeStoredPNG(_ image: RasterImage) -> Data {
     // Raw scanlines: filter byte 0, then straight-alpha RGBA.
     let rowBytes = image.width * 4

@@ -47,6 +47,7 @@ struct Render: ParsableCommand {
         if dump { print(recording.description) }
         guard let output else { return }
         let renderer = try makeRenderer(backend)
+        try checkWritable(output)
         let image = try renderer.render(recording, scale: scale.map { CGFloat($0) } ?? sceneScale)
         try savePNG(image, to: output)
         if !dump { print("wrote \(output) (\(image.width)×\(image.height) px, \(renderer.rendererName))") }
