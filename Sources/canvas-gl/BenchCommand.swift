@@ -82,13 +82,23 @@ struct Bench: ParsableCommand {
             }
             results.append(Result(file: file, renderer: renderer.rendererName, prepareMs: prepare, firstMs: first,
                                   framesMs: times, drawCalls: nil))
-            if !json {
-                let r = results.last!
-                print("\(file): median \(fixed(r.medianMs)) ms, min \(fixed(r.minMs)) ms, first \(fixed(r.firstMs)) ms, "
-                      + "load \(fixed(r.prepareMs)) ms, \(frames) frames, \(r.renderer)")
-            }
         }
-        if json { print(jsonReport(results)) }
+        print(json ? jsonReport(results) : table(results))
+    }
+
+    /// Columns: scene, median, min, first frame, load (ms); then the frame count and the renderer.
+    func table(_ results: [Result]) -> String {
+        let names = results.map { URL(fileURLWithPath: $0.file).deletingPathExtension().lastPathComponent }
+        let w = max(5, names.map(\.count).max() ?? 0)
+        func pad(_ s: String, _ n: Int) -> String { String(repeating: " ", count: max(0, n - s.count)) + s }
+        var lines = ["scene".padding(toLength: w, withPad: " ", startingAt: 0)
+                     + pad("median ms", 11) + pad("min ms", 10) + pad("first ms", 10) + pad("load ms", 10)]
+        for (name, r) in zip(names, results) {
+            lines.append(name.padding(toLength: w, withPad: " ", startingAt: 0) + pad(fixed(r.medianMs), 11)
+                         + pad(fixed(r.minMs), 10) + pad(fixed(r.firstMs), 10) + pad(fixed(r.prepareMs), 10))
+        }
+        lines.append("\(frames) timed frames per scene after one warm-up; backend \(backend): \(results.first?.renderer ?? "")")
+        return lines.joined(separator: "\n")
     }
 
     func jsonReport(_ results: [Result]) -> String {

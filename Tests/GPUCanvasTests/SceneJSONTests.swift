@@ -82,5 +82,7 @@ final class SceneJSONTests: XCTestCase {
                        "commands[12].shading.stops[3]")
         XCTAssertEqual(JSONPath.root.key("resources").key("images").key("my logo").description, #"resources.images["my logo"]"#)
         XCTAssertEqual(JSONPath.root.description, "")
+        let long = (0 ..< 30).reduce(JSONPath.root) { p, i in p.index(i) }
+        XCTAssertEqual(long.description, "[0][1][2][3][4][5][6][7][8][9][10][11]…(6 more)…[18][19][20][21][22][23][24][25][26][27][28][29]")
     }
 }

@@ -59,8 +59,17 @@ struct JSONPath: CustomStringConvertible, Equatable {
     func key(_ k: String) -> JSONPath { JSONPath(components: components + [.key(k)]) }
     func index(_ i: Int) -> JSONPath { JSONPath(components: components + [.index(i)]) }
 
+    /// Paths longer than this many components print their middle elided, so an error in hostile deeply
+    /// nested input stays one readable line.
+    static let maxPrintedComponents = 24
+
     /// Empty for the document itself; keys that are not identifiers are quoted: `resources.images["my logo"]`.
     var description: String {
+        let n = components.count, keep = JSONPath.maxPrintedComponents / 2
+        guard n <= JSONPath.maxPrintedComponents else {
+            return JSONPath(components: Array(components.prefix(keep))).description + "…(\(n - 2 * keep) more)…"
+                + JSONPath(components: Array(components.suffix(keep))).description
+        }
         var s = ""
         for c in components {
             switch c {
