@@ -267,6 +267,22 @@ final class SceneLoaderTests: XCTestCase {
         }
     }
 
+    func testEndlessInputIsCutOffAtTheSizeLimit() throws {
+        // /dev/zero reports size 0 and never ends: the reader must stop at the limit, not exhaust memory.
+        let zero = URL(fileURLWithPath: "/dev/zero")
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: zero.path), "no /dev/zero here")
+        XCTAssertThrowsError(try Scene.load(contentsOf: zero)) { error in
+            XCTAssertEqual("\(error)", "/dev/zero: the file is larger than the limit of \(SceneJSON.maxBytes) bytes")
+        }
+    }
+
+    func testADirectoryIsNotAScene() {
+        let dir = URL(fileURLWithPath: NSTemporaryDirectory())
+        XCTAssertThrowsError(try Scene.load(contentsOf: dir)) { error in
+            XCTAssertEqual((error as? SceneError)?.message, "is a directory, not a scene file")
+        }
+    }
+
     func testErrorsFromAFileNameTheFileAndLocation() throws {
         let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("bad-scene-\(UUID()).json")
         try Data(doc(#"{"op": "fill", "path": "0 0 m h", "shading": {"color": 3}}"#).utf8).write(to: url)

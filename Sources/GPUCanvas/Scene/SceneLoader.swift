@@ -24,17 +24,7 @@ public struct Scene {
         let file = url.isFileURL ? url.path : url.absoluteString
         let data: Data
         do {
-            if url.isFileURL {
-                let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
-                if let type = attributes[.type] as? FileAttributeType, type == .typeDirectory {
-                    throw SceneError(file: file, location: "", message: "is a directory, not a scene file")
-                }
-                if let n = attributes[.size] as? NSNumber, n.int64Value > Int64(SceneJSON.maxBytes) {
-                    throw SceneError(file: file, location: "",
-                                     message: "the file is \(n.int64Value) bytes; the limit is \(SceneJSON.maxBytes) bytes")
-                }
-            }
-            data = try Data(contentsOf: url)
+            data = try readBounded(url, file: file)
         } catch let e as SceneError {
             throw e
         } catch {
@@ -104,6 +94,26 @@ public struct SceneError: Error, CustomStringConvertible, Equatable {
             prefix += prefix.isEmpty ? location : ": " + location
         }
         return prefix.isEmpty ? message : prefix + ": " + message
+    }
+}
+
+/// The file's bytes, reading at most `SceneJSON.maxBytes + 1` of them: a FIFO or a device such as /dev/zero
+/// has no size to check up front, and must not be read without end.
+private func readBounded(_ url: URL, file: String) throws -> Data {
+    guard url.isFileURL else { return try Data(contentsOf: url) }
+    let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+    if let type = attributes[.type] as? FileAttributeType, type == .typeDirectory {
+        throw SceneError(file: file, location: "", message: "is a directory, not a scene file")
+    }
+    let tooBig = SceneError(file: file, location: "", message: "the file is larger than the limit of \(SceneJSON.maxBytes) bytes")
+    if let n = attributes[.size] as? NSNumber, n.int64Value > Int64(SceneJSON.maxBytes) { throw tooBig }
+    let handle = try FileHandle(forReadingFrom: url)
+    defer { try? handle.close() }
+    var data = Data()
+    while true {
+        guard let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty else { return data }
+        data.append(chunk)
+        if data.count > SceneJSON.maxBytes { throw tooBig }
     }
 }
 
