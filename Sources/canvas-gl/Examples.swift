@@ -107,8 +107,9 @@ struct Example: Sendable {
         for (i, limit) in [CGFloat(10), 2].enumerated() {
             let x = 40 + CGFloat(i) * 120
             let spike = Path { p in
-                p.move(to: CGPoint(x: x, y: 190)); p.addLine(to: CGPoint(x: x + 40, y: 140))
-                p.addLine(to: CGPoint(x: x + 80, y: 190))
+                // A 37° corner: its miter is 3.2 widths long, inside limit 10 and beyond limit 2.
+                p.move(to: CGPoint(x: x, y: 190)); p.addLine(to: CGPoint(x: x + 20, y: 130))
+                p.addLine(to: CGPoint(x: x + 40, y: 190))
             }
             context.stroke(spike, with: .color(.red), style: StrokeStyle(lineWidth: 10, miterLimit: limit))
         }
