@@ -199,7 +199,19 @@ private struct Node {
         guard items.count == count else {
             throw error("expected \(what), got an array of \(items.count) value\(items.count == 1 ? "" : "s")")
         }
-        return try items.enumerated().map { try Node($1, path.index($0)).cgFloat() }
+        return try Node.numbers(items, under: path)
+    }
+
+    /// The numbers of `items`; the location of an item is only built when it is wrong (this runs for every
+    /// coordinate of every path, so it avoids allocating a path per number).
+    static func numbers(_ items: some Collection<JSONValue>, under path: JSONPath, offset: Int = 0) throws -> [CGFloat] {
+        var out: [CGFloat] = []
+        out.reserveCapacity(items.count)
+        for (i, item) in items.enumerated() {
+            guard case .number(let v) = item else { throw Node(item, path.index(offset + i)).expected("a number") }
+            out.append(CGFloat(v))
+        }
+        return out
     }
     /// Checks the node is an object whose keys are all in `allowed`.
     func object(_ what: String, allowed: [String]) throws -> Object {
@@ -517,7 +529,7 @@ private enum SceneDecoder {
             guard parts.count == count + 1 else {
                 throw e.error("element \(jsonQuoted(op)) takes \(count) number\(count == 1 ? "" : "s"), got \(parts.count - 1)")
             }
-            let v = try (1 ..< parts.count).map { try Node(parts[$0], e.path.index($0)).cgFloat() }
+            let v = try Node.numbers(parts.dropFirst(), under: e.path, offset: 1)
             func pt(_ k: Int) -> CGPoint { CGPoint(x: v[k], y: v[k + 1]) }
             switch op {
             case "m": path.move(to: pt(0))
