@@ -108,7 +108,7 @@ final class CLITests: XCTestCase {
     }
 
     func testHelpOfEveryCommandShowsAnExample() throws {
-        for command in [[], ["render"], ["examples"], ["info"], ["bench"]] {
+        for command in [[], ["render"], ["examples"], ["info"], ["compare"], ["bench"]] {
             let r = try run(command + ["--help"])
             XCTAssertEqual(r.status, 0, "\(command)")
             XCTAssertTrue(r.stdout.contains("Example"), "\(command): \(r.stdout)")
@@ -219,6 +219,18 @@ final class CLITests: XCTestCase {
         for name in ["colors", "shapes", "fill-rules", "strokes", "transforms", "opacity", "arcs"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: dir.appendingPathComponent(name + ".png").path), name)
         }
+    }
+
+    func testCompareOfABackendWithItselfIsExact() throws {
+        let scene = try writeScene("cmp.json", goodCommands + #", {"op": "stroke", "path": {"ellipse": [2, 2, 20, 14]}, "shading": {"color": "blue"}, "lineWidth": 3}"#)
+        let diff = tmp.appendingPathComponent("diff.png").path
+        let r = try run(["compare", scene, "--backends", "reference,reference", "-o", diff])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("maxDiff: 0\n"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("over2: 0.0000% (0 px)"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("PSNR: inf dB"), r.stdout)
+        try assertValidPNG(diff, width: 60, height: 40)
+        assertCleanFailure(try run(["compare", scene, "--backends", "reference"]), mentions: "--backends takes two names")
     }
 
     func testBenchJSONHasTheFieldsTheBenchmarkReads() throws {

@@ -458,6 +458,36 @@ final class SceneLoaderTests: XCTestCase {
         XCTAssertEqual(try load(doc("", header: header)).scale, 2)
     }
 
+    func testAClosureAndItsSceneRenderIdenticalBytes() throws {
+        let json = doc("""
+            {"op": "fill", "path": {"rect": [0, 0, 100, 80]}, "shading": {"color": "white"}},
+            {"op": "copy", "commands": [{"op": "translate", "x": 50, "y": 40}, {"op": "rotate", "degrees": 20}, {"op": "opacity", "value": 0.7},
+              {"op": "fill", "path": {"roundedRect": [-30, -20, 60, 40], "cornerRadius": 10}, "shading": {"color": "orange"}}]},
+            {"op": "stroke", "path": {"ellipse": [10, 10, 80, 60]}, "shading": {"color": "#3366CCAA"}, "lineWidth": 5, "dash": [12, 4], "lineCap": "round"},
+            {"op": "fill", "path": "20 70 m 50 20 l 80 70 l h", "shading": "foreground", "eoFill": true}
+            """, header: #""size": [100, 80], "scale": 2"#)
+        let scene = try load(json)
+        let renderer = try CanvasRenderer(backend: .reference)
+        let fromScene = try renderer.render(scene.recording, scale: scene.scale)
+        let fromClosure = try renderer.render(size: CGSize(width: 100, height: 80), scale: 2) { ctx, _ in
+            ctx.fill(Path(CGRect(x: 0, y: 0, width: 100, height: 80)), with: .color(.white))
+            var c = ctx
+            c.translateBy(x: 50, y: 40)
+            c.rotate(by: .degrees(20))
+            c.opacity = 0.7
+            c.fill(Path(roundedRect: CGRect(x: -30, y: -20, width: 60, height: 40), cornerRadius: 10), with: .color(.orange))
+            ctx.stroke(Path(ellipseIn: CGRect(x: 10, y: 10, width: 80, height: 60)),
+                       with: .color(red: 0x33 / 255, green: 0x66 / 255, blue: 0xCC / 255, opacity: 0xAA / 255),
+                       style: StrokeStyle(lineWidth: 5, lineCap: .round, dash: [12, 4]))
+            ctx.fill(Path("20 70 m 50 20 l 80 70 l h")!, with: .foreground, style: FillStyle(eoFill: true))
+        }
+        XCTAssertEqual(fromScene.width, 200)
+        XCTAssertEqual(fromScene.pixels, fromClosure.pixels)
+        // Not vacuous: the canvas is mostly white, and the orange card is drawn.
+        XCTAssertEqual(fromScene.pixel(x: 2, y: 2), PixelRGBA8(r: 255, g: 255, b: 255, a: 255))
+        XCTAssertNotEqual(fromScene.pixel(x: 100, y: 80), PixelRGBA8(r: 255, g: 255, b: 255, a: 255))
+    }
+
     func testEveryNamedColourLoads() throws {
         for (name, color) in Color.named {
             let scene = try load(doc(#"{"op": "fill", "path": "0 0 m 1 0 l h", "shading": {"color": "\#(name)"}}"#))
