@@ -39,8 +39,8 @@ final class CLITests: XCTestCase {
         p.arguments = arguments
         // Files, not pipes: a chatty child cannot block on a full pipe while we wait for it.
         let out = tmp.appendingPathComponent("stdout-\(UUID())"), err = tmp.appendingPathComponent("stderr-\(UUID())")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         p.standardOutput = try FileHandle(forWritingTo: out)
         p.standardError = try FileHandle(forWritingTo: err)
         try p.run()

@@ -3,6 +3,7 @@ import XCTest
 
 /// `Recording.sceneJSON(scale:)`: record → encode → load gives an equal recording, in every colour mode.
 final class SceneEncoderTests: XCTestCase {
+    @discardableResult
     private func roundTrip(_ recording: Recording, scale: CGFloat = 1,
                            file: StaticString = #filePath, line: UInt = #line) throws -> Scene {
         let json = recording.sceneJSON(scale: scale)
