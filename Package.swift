@@ -43,6 +43,7 @@ let package = Package(
             name: "ConformanceTests",
             dependencies: ["GPUCanvas"],
             path: "Tests/ConformanceTests",
+            exclude: ["make_catalogue.py"],
             resources: [.copy("scenes")]
         ),
         .testTarget(name: "CLITests", dependencies: ["canvas-gl"], path: "Tests/CLITests"),

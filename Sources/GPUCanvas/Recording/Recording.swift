@@ -10,7 +10,7 @@
 // throws `RenderError.unsupported` rather than drawing something else.
 
 /// A complete recording of one canvas frame.
-public struct Recording: Sendable, CustomStringConvertible {
+public struct Recording: Sendable, Equatable, CustomStringConvertible {
     /// Canvas size in points.
     public var size: CGSize
     public var colorMode: ColorRenderingMode
@@ -40,7 +40,7 @@ public struct Recording: Sendable, CustomStringConvertible {
 }
 
 /// An ordered list of items composited into one target.
-public struct RecordedLayer: Sendable {
+public struct RecordedLayer: Sendable, Equatable {
     public internal(set) var items: [RecordedItem]
     public init() { items = [] }
     init(items: [RecordedItem]) { self.items = items }
@@ -55,13 +55,13 @@ public struct RecordedLayer: Sendable {
 }
 
 /// One entry of a layer.
-public enum RecordedItem: Sendable {
+public enum RecordedItem: Sendable, Equatable {
     case draw(DrawCommand)
 }
 
 /// A fill or a stroke of a path with a paint, under the state it was issued with.
-public struct DrawCommand: Sendable {
-    public enum Geometry: Sendable {
+public struct DrawCommand: Sendable, Equatable {
+    public enum Geometry: Sendable, Equatable {
         case fill(Path, FillStyle)
         case stroke(Path, StrokeStyle)
     }

@@ -1,0 +1,206 @@
+// PNG files through libpng's simplified API (`png_image`).
+//
+// A `RasterImage` holds premultiplied RGBA8; a PNG file holds straight (unpremultiplied) alpha, 8-bit sRGB.
+// Writing unpremultiplies, reading premultiplies, both with integer arithmetic rounding to nearest (halves
+// up), so the bytes are the same on every machine. The round trip premultiplied → file → premultiplied is
+// exact for every valid premultiplied pixel (each channel ≤ alpha): writing stores s = round(255·c/a), which
+// is within ½ of 255·c/a, so reading computes s·a/255 within a/510 < ½ of c (a < 255) and rounds back to c;
+// at a = 255 both steps are the identity. Colour in a translucent pixel of a file read and written again can
+// move (255·c/a is not a whole number in general), so file → image → file is exact only for opaque pixels.
+//
+// Reading checks the header's size against `maxPixelDimension` before allocating the pixels, so a
+// crafted header cannot make it allocate gigabytes. libpng's own error text is kept in the error.
+import CGLES
+
+/// Why an image could not be read or written. The description names the file or the problem.
+///
+/// ```swift
+/// do { _ = try RasterImage(contentsOfPNG: URL(fileURLWithPath: "/nope.png")) }
+/// catch { print(error) }   // "no such file: /nope.png"
+/// ```
+public enum ImageError: Error, Equatable, CustomStringConvertible {
+    case fileNotFound(path: String)
+    case fileUnreadable(path: String, reason: String)
+    case fileUnwritable(path: String, reason: String)
+    /// The data is not a readable PNG; the text is libpng's (prefixed by the path for files).
+    case invalidPNG(String)
+    /// The image is wider or taller than `maxPixelDimension`.
+    case tooLarge(width: Int, height: Int)
+    /// The image cannot be encoded (libpng's text, or why not).
+    case encodingFailed(String)
+
+    public var description: String {
+        switch self {
+        case .fileNotFound(let path): return "no such file: \(path)"
+        case .fileUnreadable(let path, let reason): return "cannot read \(path): \(reason)"
+        case .fileUnwritable(let path, let reason): return "cannot write \(path): \(reason)"
+        case .invalidPNG(let message): return "not a valid PNG: \(message)"
+        case .tooLarge(let w, let h):
+            return "image \(w)×\(h) exceeds the limit of \(maxPixelDimension) pixels per side"
+        case .encodingFailed(let message): return "cannot encode PNG: \(message)"
+        }
+    }
+}
+
+/// libpng's `PNG_FORMAT_RGBA` (`PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA`: a function-like macro
+/// Swift does not import): 8-bit R, G, B, A in that order.
+private let pngFormatRGBA: UInt32 = 0x02 | 0x01
+
+extension RasterImage {
+    /// The image as a PNG file: 8-bit sRGB RGBA, straight alpha.
+    ///
+    /// A 1×1 image of premultiplied (128, 0, 0, 128) encodes the file pixel (255, 0, 0, 128).
+    public func pngData() throws -> Data {
+        guard width > 0, height > 0 else {
+            throw ImageError.encodingFailed("a \(width)×\(height) image has no pixels; PNG needs at least 1×1")
+        }
+        let straight = Self.unpremultiplied(pixels)
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        image.width = UInt32(width)
+        image.height = UInt32(height)
+        image.format = pngFormatRGBA
+        // libpng's PNG_IMAGE_PNG_SIZE_MAX bound (a macro Swift cannot import): zlib's worst case for the
+        // pixel bytes, one IDAT header per 8 KiB and the fixed chunks. If it were ever short, libpng says
+        // how much it needs and the second attempt uses that.
+        let raw = straight.count
+        let compressed = raw + (raw + 7) >> 3 + (raw + 63) >> 6 + 11
+        var capacity = 8 + 25 + 16 + 44 + 12 + 12 + 12 * (compressed / 8192) + compressed
+        for _ in 0 ..< 2 {
+            var out = Data(count: capacity)
+            var size = png_alloc_size_t(capacity)
+            let ok = out.withUnsafeMutableBytes { dst in
+                straight.withUnsafeBytes { src in
+                    png_image_write_to_memory(&image, dst.baseAddress, &size, 0, src.baseAddress,
+                                              png_int_32(width * 4), nil)
+                }
+            }
+            if ok != 0 {
+                out.count = Int(size)
+                return out
+            }
+            let message = Self.message(of: &image)
+            png_image_free(&image)
+            guard Int(size) > capacity else { throw ImageError.encodingFailed(message) }
+            capacity = Int(size)
+            image = png_image()
+            image.version = UInt32(PNG_IMAGE_VERSION)
+            image.width = UInt32(width)
+            image.height = UInt32(height)
+            image.format = pngFormatRGBA
+        }
+        throw ImageError.encodingFailed("libpng kept asking for a larger buffer than \(capacity) bytes")
+    }
+
+    /// Writes `pngData()` to `url` (atomically: a failed write leaves no partial file).
+    public func writePNG(to url: URL) throws {
+        let data = try pngData()
+        do {
+            try data.write(to: url, options: .atomic)
+        } catch {
+            throw ImageError.fileUnwritable(path: url.path, reason: "\(error.localizedDescription)")
+        }
+    }
+
+    /// Decodes a PNG of any colour type and bit depth (libpng converts it to 8-bit sRGB RGBA), then
+    /// premultiplies.
+    ///
+    /// A file pixel (255, 0, 0, 128) becomes the premultiplied pixel (128, 0, 0, 128).
+    public init(pngData data: Data) throws {
+        guard !data.isEmpty else { throw ImageError.invalidPNG("the data is empty") }
+        let decoded: (Int, Int, [UInt8]) = try data.withUnsafeBytes { bytes in
+            var image = png_image()
+            image.version = UInt32(PNG_IMAGE_VERSION)
+            guard png_image_begin_read_from_memory(&image, bytes.baseAddress, bytes.count) != 0 else {
+                let message = Self.message(of: &image)
+                png_image_free(&image)
+                throw ImageError.invalidPNG(message)
+            }
+            let w = Int(image.width), h = Int(image.height)
+            guard w <= maxPixelDimension, h <= maxPixelDimension else {
+                png_image_free(&image)
+                throw ImageError.tooLarge(width: w, height: h)
+            }
+            image.format = pngFormatRGBA
+            var pixels = [UInt8](repeating: 0, count: w * h * 4)
+            let ok = pixels.withUnsafeMutableBytes { dst in
+                png_image_finish_read(&image, nil, dst.baseAddress, png_int_32(w * 4), nil)
+            }
+            guard ok != 0 else {
+                let message = Self.message(of: &image)
+                png_image_free(&image)
+                throw ImageError.invalidPNG(message)
+            }
+            png_image_free(&image)
+            return (w, h, pixels)
+        }
+        self.init(width: decoded.0, height: decoded.1, pixels: Self.premultiplied(decoded.2))
+    }
+
+    /// Reads and decodes the PNG file at `url`.
+    public init(contentsOfPNG url: URL) throws {
+        let path = url.path
+        guard FileManager.default.fileExists(atPath: path) else { throw ImageError.fileNotFound(path: path) }
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw ImageError.fileUnreadable(path: path, reason: "\(error.localizedDescription)")
+        }
+        do {
+            try self.init(pngData: data)
+        } catch ImageError.invalidPNG(let message) {
+            throw ImageError.invalidPNG("\(path): \(message)")
+        }
+    }
+
+    // MARK: Alpha conversion
+
+    /// Premultiplied → straight: c' = round(255·c / a), clamped to 255; a = 0 gives all zero.
+    ///
+    /// (128, 0, 0, 128) → (255, 0, 0, 128); (10, 10, 10, 0) → (0, 0, 0, 0).
+    static func unpremultiplied(_ pixels: [UInt8]) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: pixels.count)
+        pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                for i in Swift.stride(from: 0, to: src.count, by: 4) {
+                    let a = Int(src[i + 3])
+                    guard a > 0 else { continue }
+                    dst[i + 3] = UInt8(a)
+                    for k in 0 ..< 3 {
+                        let c = Int(src[i + k])
+                        dst[i + k] = UInt8(min(255, (c * 510 + a) / (2 * a)))
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// Straight → premultiplied: c' = round(c·a / 255).
+    ///
+    /// (255, 0, 0, 128) → (128, 0, 0, 128).
+    static func premultiplied(_ pixels: [UInt8]) -> [UInt8] {
+        var out = pixels
+        out.withUnsafeMutableBufferPointer { px in
+            for i in Swift.stride(from: 0, to: px.count, by: 4) {
+                let a = Int(px[i + 3])
+                if a == 255 { continue }
+                for k in 0 ..< 3 {
+                    px[i + k] = UInt8((Int(px[i + k]) * a * 2 + 255) / 510)
+                }
+            }
+        }
+        return out
+    }
+
+    /// libpng's error text from a failed `png_image` call.
+    private static func message(of image: inout png_image) -> String {
+        let text = withUnsafeBytes(of: &image.message) { raw -> String in
+            let chars = raw.bindMemory(to: UInt8.self)
+            let end = chars.firstIndex(of: 0) ?? chars.count
+            return String(decoding: chars[0 ..< end], as: UTF8.self)
+        }
+        return text.isEmpty ? "libpng gave no reason" : text
+    }
+}

@@ -1,0 +1,544 @@
+// Scene files (`gpucanvas-scene/1`, `docs/scene-format.md`) → a `Recording`.
+//
+// Two phases, so that a bad document draws nothing: `SceneDecoder` validates the whole JSON tree into typed
+// `SceneCommand`s (every error names its JSON location), then `replay` runs them against a real
+// `GraphicsContext` through `Recording(size:colorMode:isOpaque:renderer:)`, calling the same public API a
+// renderer closure would (`fill`, `stroke(_:with:style:)`, `opacity`, `translateBy`, `var c = context`, …).
+// That is why a closure and the scene that spells out its calls record equal recordings and render
+// byte-identical images.
+
+/// A loaded scene file: the recording it describes and the scale it asks to be rendered at.
+///
+/// ```swift
+/// let scene = try Scene.load(contentsOf: URL(fileURLWithPath: "ellipse.json"))
+/// let image = try CanvasRenderer().render(scene.recording, scale: scene.scale)
+/// ```
+public struct Scene {
+    public var recording: Recording
+    /// Pixels per point (the document's `scale`, default 1).
+    public var scale: CGFloat
+
+    /// Reads and loads a scene file. Errors name the file:
+    /// `scene.json: commands[3].path: not a valid path description: "1 m"`.
+    public static func load(contentsOf url: URL) throws -> Scene {
+        let file = url.isFileURL ? url.path : url.absoluteString
+        let data: Data
+        do {
+            data = try readBounded(url, file: file)
+        } catch let e as SceneError {
+            throw e
+        } catch {
+            throw SceneError(file: file, location: "", message: "cannot read the file: \(readableReason(error, path: url.path))")
+        }
+        do {
+            return try Scene(jsonData: data, baseURL: url.deletingLastPathComponent())
+        } catch var e as SceneError {
+            e.file = file
+            throw e
+        }
+    }
+
+    /// Loads a scene from JSON text. `baseURL` is where relative resource files (`{"png": "logo.png"}`) are
+    /// looked up; this version rejects image resources, so it is not read yet.
+    ///
+    /// `try Scene(jsonData: Data(#"{"format":"gpucanvas-scene/1","size":[10,10],"commands":[]}"#.utf8))`
+    /// → an empty 10×10 pt recording at scale 1.
+    public init(jsonData: Data, baseURL: URL? = nil) throws {
+        let root: JSONValue
+        do {
+            root = try SceneJSON.parse(jsonData)
+        } catch {
+            throw SceneError(location: error.path.description, message: error.message,
+                             line: error.line, column: error.column)
+        }
+        let doc = try SceneDecoder.document(Node(root, .root))
+        let commands = doc.commands
+        recording = Recording(size: doc.size, colorMode: doc.colorMode, isOpaque: doc.opaque) { context, _ in
+            replay(commands, on: &context)
+        }
+        scale = doc.scale
+    }
+}
+
+/// Why a scene could not be loaded. The message names the JSON location (and the file when loading one):
+///
+/// ```
+/// scene.json: commands[12].shading.color: expected a colour, got number
+/// scene.json:3:14 (commands[0]): expected ',' or '}', got ']'
+/// ```
+public struct SceneError: Error, CustomStringConvertible, Equatable {
+    /// The file, when the scene was loaded from one.
+    public var file: String?
+    /// The JSON location, e.g. `commands[12].shading.stops[3]`; empty for the document as a whole.
+    public var location: String
+    /// What is wrong, e.g. `expected a colour, got number`.
+    public var message: String
+    /// For syntax errors: the 1-based line and column in the text.
+    public var line: Int?
+    public var column: Int?
+
+    init(file: String? = nil, location: String, message: String, line: Int? = nil, column: Int? = nil) {
+        self.file = file
+        self.location = location
+        self.message = message
+        self.line = line
+        self.column = column
+    }
+
+    public var description: String {
+        var prefix = file ?? ""
+        if let line, let column {
+            prefix += prefix.isEmpty ? "line \(line), column \(column)" : ":\(line):\(column)"
+            if !location.isEmpty { prefix += " (\(location))" }
+        } else if !location.isEmpty {
+            prefix += prefix.isEmpty ? location : ": " + location
+        }
+        return prefix.isEmpty ? message : prefix + ": " + message
+    }
+}
+
+/// The file's bytes, reading at most `SceneJSON.maxBytes + 1` of them: a FIFO or a device such as /dev/zero
+/// has no size to check up front, and must not be read without end.
+private func readBounded(_ url: URL, file: String) throws -> Data {
+    guard url.isFileURL else { return try Data(contentsOf: url) }
+    let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+    if let type = attributes[.type] as? FileAttributeType, type == .typeDirectory {
+        throw SceneError(file: file, location: "", message: "is a directory, not a scene file")
+    }
+    let tooBig = SceneError(file: file, location: "", message: "the file is larger than the limit of \(SceneJSON.maxBytes) bytes")
+    if let n = attributes[.size] as? NSNumber, n.int64Value > Int64(SceneJSON.maxBytes) { throw tooBig }
+    let handle = try FileHandle(forReadingFrom: url)
+    defer { try? handle.close() }
+    var data = Data()
+    while true {
+        guard let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty else { return data }
+        data.append(chunk)
+        if data.count > SceneJSON.maxBytes { throw tooBig }
+    }
+}
+
+/// A `NSError`'s reason without Foundation's boilerplate: "no such file".
+private func readableReason(_ error: Error, path: String) -> String {
+    if !FileManager.default.fileExists(atPath: path) { return "no such file" }
+    if !FileManager.default.isReadableFile(atPath: path) { return "permission denied" }
+    return (error as NSError).localizedDescription
+}
+
+// MARK: - Typed commands
+
+/// One validated scene command, ready to replay.
+enum SceneCommand {
+    case fill(Path, GraphicsContext.Shading, FillStyle)
+    case stroke(Path, GraphicsContext.Shading, StrokeStyle)
+    case opacity(Double)
+    case blendMode(GraphicsContext.BlendMode)
+    case setTransform(CGAffineTransform)
+    case concatenate(CGAffineTransform)
+    case translate(CGFloat, CGFloat)
+    case scale(CGFloat, CGFloat)
+    case rotate(degrees: Double)
+    case copy([SceneCommand])
+}
+
+/// Runs commands as a renderer closure would. Recursion depth is bounded by `SceneJSON.maxDepth`.
+func replay(_ commands: [SceneCommand], on context: inout GraphicsContext) {
+    for command in commands {
+        switch command {
+        case .fill(let path, let shading, let style): context.fill(path, with: shading, style: style)
+        case .stroke(let path, let shading, let style): context.stroke(path, with: shading, style: style)
+        case .opacity(let v): context.opacity = v
+        case .blendMode(let m): context.blendMode = m
+        case .setTransform(let t): context.transform = t
+        case .concatenate(let t): context.concatenate(t)
+        case .translate(let x, let y): context.translateBy(x: x, y: y)
+        case .scale(let x, let y): context.scaleBy(x: x, y: y)
+        case .rotate(let degrees): context.rotate(by: .degrees(degrees))
+        case .copy(let inner):
+            var copy = context
+            replay(inner, on: &copy)
+        }
+    }
+}
+
+// MARK: - Decoding
+
+/// A JSON value and where it sits, so every check can say where it failed.
+private struct Node {
+    let value: JSONValue
+    let path: JSONPath
+    init(_ value: JSONValue, _ path: JSONPath) { self.value = value; self.path = path }
+
+    func error(_ message: String) -> SceneError { SceneError(location: path.description, message: message) }
+    func expected(_ what: String) -> SceneError { error("expected \(what), got \(value.kindName)") }
+
+    func number() throws -> Double {
+        guard case .number(let v) = value else { throw expected("a number") }
+        return v  // the parser already rejected non-finite numbers
+    }
+    func cgFloat() throws -> CGFloat { CGFloat(try number()) }
+    func nonNegative(_ what: String) throws -> CGFloat {
+        let v = try number()
+        guard v >= 0 else { throw error("\(what) must be ≥ 0, got \(fmt(CGFloat(v)))") }
+        return CGFloat(v)
+    }
+    func bool() throws -> Bool {
+        guard case .bool(let v) = value else { throw expected("true or false") }
+        return v
+    }
+    func string() throws -> String {
+        guard case .string(let v) = value else { throw expected("a string") }
+        return v
+    }
+    func array() throws -> [Node] {
+        guard case .array(let items) = value else { throw expected("an array") }
+        return items.enumerated().map { Node($1, path.index($0)) }
+    }
+    /// Exactly `count` numbers: `[x, y]`, `[x, y, w, h]`, …
+    func numbers(_ count: Int, _ what: String) throws -> [CGFloat] {
+        guard case .array(let items) = value else { throw expected(what) }
+        guard items.count == count else {
+            throw error("expected \(what), got an array of \(items.count) value\(items.count == 1 ? "" : "s")")
+        }
+        return try Node.numbers(items, under: path)
+    }
+
+    /// The numbers of `items`; the location of an item is only built when it is wrong (this runs for every
+    /// coordinate of every path, so it avoids allocating a path per number).
+    static func numbers(_ items: some Collection<JSONValue>, under path: JSONPath, offset: Int = 0) throws -> [CGFloat] {
+        var out: [CGFloat] = []
+        out.reserveCapacity(items.count)
+        for (i, item) in items.enumerated() {
+            guard case .number(let v) = item else { throw Node(item, path.index(offset + i)).expected("a number") }
+            out.append(CGFloat(v))
+        }
+        return out
+    }
+    /// Checks the node is an object whose keys are all in `allowed`.
+    func object(_ what: String, allowed: [String]) throws -> Object {
+        guard case .object(let o) = value else { throw expected(what) }
+        for m in o.members where !allowed.contains(m.key) {
+            throw SceneError(location: path.key(m.key).description,
+                             message: "unknown key \(jsonQuoted(m.key)) (expected one of: \(allowed.joined(separator: ", ")))")
+        }
+        return Object(object: o, path: path)
+    }
+}
+
+private struct Object {
+    let object: JSONObject
+    let path: JSONPath
+
+    func has(_ key: String) -> Bool { object[key] != nil }
+    func optional(_ key: String) -> Node? { object[key].map { Node($0, path.key(key)) } }
+    func required(_ key: String) throws -> Node {
+        guard let v = object[key] else {
+            throw SceneError(location: path.key(key).description, message: "missing required key")
+        }
+        return Node(v, path.key(key))
+    }
+}
+
+/// The document's header and its validated commands.
+private struct SceneDocument {
+    var size: CGSize
+    var scale: CGFloat
+    var colorMode: ColorRenderingMode
+    var opaque: Bool
+    var commands: [SceneCommand]
+}
+
+private enum SceneDecoder {
+    static let formatName = "gpucanvas-scene/1"
+
+    static func document(_ node: Node) throws -> SceneDocument {
+        let o = try node.object("a scene object", allowed: ["format", "size", "scale", "colorMode", "opaque", "resources", "commands"])
+        let format = try o.required("format")
+        guard try format.string() == formatName else {
+            throw format.error("expected \(jsonQuoted(formatName)), got \(jsonQuoted(try format.string()))")
+        }
+        let sizeNode = try o.required("size")
+        let s = try sizeNode.numbers(2, "a size [w, h]")
+        guard s[0] > 0, s[1] > 0 else {
+            throw sizeNode.error("each value must be > 0, got [\(fmt(s[0])), \(fmt(s[1]))]")
+        }
+        var scale: CGFloat = 1
+        if let n = o.optional("scale") {
+            scale = try n.cgFloat()
+            guard scale > 0 else { throw n.error("must be > 0, got \(fmt(scale))") }
+        }
+        let w = (s[0] * scale).rounded(.up), h = (s[1] * scale).rounded(.up)
+        guard w <= CGFloat(maxPixelDimension), h <= CGFloat(maxPixelDimension) else {
+            throw sizeNode.error("\(fmt(s[0]))×\(fmt(s[1])) points at scale \(fmt(scale)) is \(fmt(w))×\(fmt(h)) pixels; "
+                                 + "the limit is \(maxPixelDimension) pixels per side")
+        }
+        var colorMode = ColorRenderingMode.nonLinear
+        if let n = o.optional("colorMode") {
+            let modes: [String: ColorRenderingMode] = ["nonLinear": .nonLinear, "linear": .linear, "extendedLinear": .extendedLinear]
+            let name = try n.string()
+            guard let m = modes[name] else {
+                throw n.error("unknown colour mode \(jsonQuoted(name)) (expected nonLinear, linear or extendedLinear)")
+            }
+            colorMode = m
+        }
+        let opaque = try o.optional("opaque")?.bool() ?? false
+        if let r = o.optional("resources") { try resources(r) }
+        let commands = try commandList(try o.required("commands"))
+        return SceneDocument(size: CGSize(width: s[0], height: s[1]), scale: scale, colorMode: colorMode,
+                             opaque: opaque, commands: commands)
+    }
+
+    static func resources(_ node: Node) throws {
+        let o = try node.object("a resources object", allowed: ["images", "symbols"])
+        for key in ["images", "symbols"] {
+            guard let n = o.optional(key) else { continue }
+            guard case .object(let members) = n.value else { throw n.expected("an object of named \(key)") }
+            if !members.members.isEmpty { throw n.error("not supported yet: \(key)") }
+        }
+    }
+
+    static func commandList(_ node: Node) throws -> [SceneCommand] {
+        try node.array().map(command)
+    }
+
+    static let drawingAndStateOps = ["fill", "stroke", "opacity", "blendMode", "transform", "concatenate",
+                                     "translate", "scale", "rotate", "copy"]
+    static let unsupportedOps: Set<String> = ["clip", "clipToLayer", "filter", "layer", "image", "text", "symbol"]
+
+    static func command(_ node: Node) throws -> SceneCommand {
+        guard case .object(let raw) = node.value else { throw node.expected("a command object") }
+        let opNode = try Object(object: raw, path: node.path).required("op")
+        let op = try opNode.string()
+        if unsupportedOps.contains(op) { throw node.error("not supported yet: \(op)") }
+        switch op {
+        case "fill":
+            let o = try node.object("a command object", allowed: ["op", "path", "shading", "eoFill", "antialiased"])
+            let path = try self.path(try o.required("path"))
+            let shading = try self.shading(try o.required("shading"))
+            let style = FillStyle(eoFill: try o.optional("eoFill")?.bool() ?? false,
+                                  antialiased: try o.optional("antialiased")?.bool() ?? true)
+            return .fill(path, shading, style)
+        case "stroke":
+            let o = try node.object("a command object", allowed: ["op", "path", "shading", "lineWidth", "lineCap",
+                                                                   "lineJoin", "miterLimit", "dash", "dashPhase"])
+            let path = try self.path(try o.required("path"))
+            let shading = try self.shading(try o.required("shading"))
+            var style = StrokeStyle()
+            if let n = o.optional("lineWidth") { style.lineWidth = try n.nonNegative("lineWidth") }
+            if let n = o.optional("lineCap") {
+                style.lineCap = try named(n, "line cap", ["butt": CGLineCap.butt, "round": .round, "square": .square])
+            }
+            if let n = o.optional("lineJoin") {
+                style.lineJoin = try named(n, "line join", ["miter": CGLineJoin.miter, "round": .round, "bevel": .bevel])
+            }
+            if let n = o.optional("miterLimit") { style.miterLimit = try n.nonNegative("miterLimit") }
+            if let n = o.optional("dash") { style.dash = try n.array().map { try $0.nonNegative("a dash length") } }
+            if let n = o.optional("dashPhase") { style.dashPhase = try n.cgFloat() }
+            return .stroke(path, shading, style)
+        case "opacity":
+            let o = try node.object("a command object", allowed: ["op", "value"])
+            let n = try o.required("value")
+            let v = try n.number()
+            guard v >= 0, v <= 1 else { throw n.error("opacity must be in 0…1, got \(fmt(CGFloat(v)))") }
+            return .opacity(v)
+        case "blendMode":
+            let o = try node.object("a command object", allowed: ["op", "value"])
+            return .blendMode(try blendMode(try o.required("value")))
+        case "transform", "concatenate":
+            let o = try node.object("a command object", allowed: ["op", "value"])
+            let t = try transform(try o.required("value"))
+            return op == "transform" ? .setTransform(t) : .concatenate(t)
+        case "translate", "scale":
+            let o = try node.object("a command object", allowed: ["op", "x", "y"])
+            let x = try o.required("x").cgFloat(), y = try o.required("y").cgFloat()
+            return op == "translate" ? .translate(x, y) : .scale(x, y)
+        case "rotate":
+            let o = try node.object("a command object", allowed: ["op", "degrees"])
+            return .rotate(degrees: try o.required("degrees").number())
+        case "copy":
+            let o = try node.object("a command object", allowed: ["op", "commands"])
+            return .copy(try commandList(try o.required("commands")))
+        default:
+            throw opNode.error("unknown op \(jsonQuoted(op)) (expected one of: "
+                               + (drawingAndStateOps + unsupportedOps.sorted()).joined(separator: ", ") + ")")
+        }
+    }
+
+    static func named<T>(_ node: Node, _ what: String, _ table: [String: T]) throws -> T {
+        let name = try node.string()
+        guard let v = table[name] else {
+            throw node.error("unknown \(what) \(jsonQuoted(name)) (expected one of: \(table.keys.sorted().joined(separator: ", ")))")
+        }
+        return v
+    }
+
+    // MARK: Values
+
+    static func point(_ n: Node) throws -> CGPoint {
+        let v = try n.numbers(2, "a point [x, y]")
+        return CGPoint(x: v[0], y: v[1])
+    }
+
+    static func rect(_ n: Node) throws -> CGRect {
+        let v = try n.numbers(4, "a rect [x, y, w, h]")
+        return CGRect(x: v[0], y: v[1], width: v[2], height: v[3])
+    }
+
+    static func transform(_ n: Node) throws -> CGAffineTransform {
+        let v = try n.numbers(6, "a transform [a, b, c, d, tx, ty]")
+        return CGAffineTransform(a: v[0], b: v[1], c: v[2], d: v[3], tx: v[4], ty: v[5])
+    }
+
+    static func blendMode(_ n: Node) throws -> GraphicsContext.BlendMode {
+        let name = try n.string()
+        guard let m = GraphicsContext.BlendMode(name: name) else {
+            throw n.error("unknown blend mode \(jsonQuoted(name)) (expected one of: \(GraphicsContext.BlendMode.names.joined(separator: ", ")))")
+        }
+        return m
+    }
+
+    static func color(_ n: Node) throws -> Color {
+        switch n.value {
+        case .string(let s):
+            if s.hasPrefix("#") { return try hexColor(s, n) }
+            guard let c = Color.named[s] else {
+                throw n.error("unknown colour name \(jsonQuoted(s)) (expected \"#RRGGBB\", \"#RRGGBBAA\" or one of: "
+                              + Color.named.keys.sorted().joined(separator: ", ") + ")")
+            }
+            return c
+        case .object:
+            let o = try n.object("a colour", allowed: ["space", "rgba"])
+            let space = try named(try o.required("space"), "colour space",
+                                  ["sRGB": Color.RGBColorSpace.sRGB, "sRGBLinear": .sRGBLinear, "displayP3": .displayP3])
+            let rgbaNode = try o.required("rgba")
+            let c = try rgbaNode.numbers(4, "[r, g, b, a]")
+            guard c[3] >= 0, c[3] <= 1 else {
+                throw Node(.number(Double(c[3])), rgbaNode.path.index(3)).error("alpha must be in 0…1, got \(fmt(c[3]))")
+            }
+            return Color(space, red: Double(c[0]), green: Double(c[1]), blue: Double(c[2]), opacity: Double(c[3]))
+        default:
+            throw n.expected("a colour")
+        }
+    }
+
+    static func hexColor(_ s: String, _ n: Node) throws -> Color {
+        let digits = Array(s.utf8.dropFirst())
+        func hex(_ b: UInt8) -> Int? {
+            switch b {
+            case UInt8(ascii: "0") ... UInt8(ascii: "9"): return Int(b - UInt8(ascii: "0"))
+            case UInt8(ascii: "a") ... UInt8(ascii: "f"): return Int(b - UInt8(ascii: "a")) + 10
+            case UInt8(ascii: "A") ... UInt8(ascii: "F"): return Int(b - UInt8(ascii: "A")) + 10
+            default: return nil
+            }
+        }
+        let values = digits.map(hex)
+        guard digits.count == 6 || digits.count == 8, values.allSatisfy({ $0 != nil }) else {
+            throw n.error("expected a colour \"#RRGGBB\" or \"#RRGGBBAA\", got \(jsonQuoted(s))")
+        }
+        let v = values.map { $0! }
+        func byte(_ k: Int) -> Double { Double(v[2 * k] * 16 + v[2 * k + 1]) / 255 }
+        return Color(.sRGB, red: byte(0), green: byte(1), blue: byte(2), opacity: digits.count == 8 ? byte(3) : 1)
+    }
+
+    static let gradientShadings = ["linearGradient", "radialGradient", "conicGradient", "tiledImage"]
+
+    static func shading(_ n: Node) throws -> GraphicsContext.Shading {
+        switch n.value {
+        case .string(let s):
+            guard s == "foreground" else {
+                throw n.error("expected a shading ({\"color\": …} or \"foreground\"), got \(jsonQuoted(s))")
+            }
+            return .foreground
+        case .object(let raw):
+            for kind in gradientShadings where raw[kind] != nil { throw n.error("not supported yet: \(kind)") }
+            let o = try n.object("a shading", allowed: ["color"])
+            return .color(try color(try o.required("color")))
+        default:
+            throw n.expected("a shading")
+        }
+    }
+
+    static let pathShapes = ["rect", "ellipse", "roundedRect", "arc", "elements"]
+
+    static func path(_ n: Node) throws -> Path {
+        if case .string(let s) = n.value {
+            guard let p = Path(s) else {
+                let shown = s.count > 60 ? jsonQuoted(String(s.prefix(60))) + "…" : jsonQuoted(s)
+                throw n.error("not a valid path description: \(shown)")
+            }
+            return p
+        }
+        guard case .object(let raw) = n.value else { throw n.expected("a path (a description string or an object)") }
+        let kinds = pathShapes.filter { raw[$0] != nil }
+        guard kinds.count == 1 else {
+            throw n.error(kinds.isEmpty ? "expected one of the keys \(pathShapes.joined(separator: ", "))"
+                                        : "expected one shape, got \(kinds.joined(separator: " and "))")
+        }
+        let kind = kinds[0]
+        var allowed = [kind, "transform"]
+        if kind == "roundedRect" { allowed += ["cornerRadius", "style"] }
+        let o = try n.object("a path", allowed: allowed)
+        let body = try o.required(kind)
+        var path: Path
+        switch kind {
+        case "rect":
+            path = Path(try rect(body))
+        case "ellipse":
+            path = Path(ellipseIn: try rect(body))
+        case "roundedRect":
+            let r = try rect(body)
+            let radius = try o.required("cornerRadius").nonNegative("cornerRadius")
+            var style = RoundedCornerStyle.continuous
+            if let s = o.optional("style") {
+                style = try named(s, "corner style", ["circular": RoundedCornerStyle.circular, "continuous": .continuous])
+            }
+            path = Path(roundedRect: r, cornerRadius: radius, style: style)
+        case "arc":
+            let a = try body.object("an arc object", allowed: ["center", "radius", "start", "end", "clockwise"])
+            let center = try point(try a.required("center"))
+            let radius = try a.required("radius").nonNegative("radius")
+            let start = try a.required("start").number(), end = try a.required("end").number()
+            let clockwise = try a.optional("clockwise")?.bool() ?? false
+            path = Path { p in
+                p.addArc(center: center, radius: radius, startAngle: .degrees(start), endAngle: .degrees(end),
+                         clockwise: clockwise)
+            }
+        default:
+            path = try elements(body)
+        }
+        if let t = o.optional("transform") {
+            path = path.applying(try transform(t))
+            guard path.isFinite else { throw t.error("the transformed path has coordinates too large to represent") }
+        }
+        return path
+    }
+
+    /// `[["m", x, y], ["l", x, y], ["q", cx, cy, x, y], ["c", c1x, c1y, c2x, c2y, x, y], ["z"]]`, built with the
+    /// public `Path` builders a user would call.
+    static func elements(_ n: Node) throws -> Path {
+        let arity = ["m": 2, "l": 2, "q": 4, "c": 6, "z": 0]
+        var path = Path()
+        for e in try n.array() {
+            guard case .array(let parts) = e.value, let first = parts.first else {
+                throw e.expected("an element [\"m\", x, y], [\"l\", …], [\"q\", …], [\"c\", …] or [\"z\"]")
+            }
+            let opNode = Node(first, e.path.index(0))
+            let op = try opNode.string()
+            guard let count = arity[op] else {
+                throw opNode.error("unknown path element \(jsonQuoted(op)) (expected m, l, q, c or z)")
+            }
+            guard parts.count == count + 1 else {
+                throw e.error("element \(jsonQuoted(op)) takes \(count) number\(count == 1 ? "" : "s"), got \(parts.count - 1)")
+            }
+            let v = try Node.numbers(parts.dropFirst(), under: e.path, offset: 1)
+            func pt(_ k: Int) -> CGPoint { CGPoint(x: v[k], y: v[k + 1]) }
+            switch op {
+            case "m": path.move(to: pt(0))
+            case "l": path.addLine(to: pt(0))
+            case "q": path.addQuadCurve(to: pt(2), control: pt(0))
+            case "c": path.addCurve(to: pt(4), control1: pt(0), control2: pt(2))
+            default: path.closeSubpath()
+            }
+        }
+        return path
+    }
+}

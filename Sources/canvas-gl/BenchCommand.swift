@@ -1,0 +1,137 @@
+import ArgumentParser
+import GPUCanvas
+
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Time the rendering of scene files.",
+        discussion: """
+            Per scene: load once (prepareMs, not part of the frame times), render one warm-up frame (firstMs), \
+            then N timed frames. A frame is one whole `renderer.render(recording, scale:)`: clear, draw and \
+            read the pixels back. One renderer is reused for every scene and frame.
+
+            --json prints exactly:
+              {"scenes":[{"file","backend","renderer","prepareMs","firstMs","framesMs":[…],"medianMs","minMs","drawCalls"}]}
+            (drawCalls is null where the backend does not count them).
+
+            Examples:
+              canvas-gl bench scenes/S1-fills.json --frames 10
+              canvas-gl bench scenes/*.json --backend reference --json --save-last out/
+            """
+    )
+
+    @Argument(help: "Scene files.")
+    var scenes: [String]
+
+    @Option(name: .long, help: "gles or reference.")
+    var backend: String = "reference"
+
+    @Option(name: .long, help: "Timed frames per scene (after one warm-up frame).")
+    var frames: Int = 10
+
+    @Flag(name: .long, help: "Print the results as JSON.")
+    var json = false
+
+    @Option(name: .customLong("save-last"), help: "Write each scene's last frame to DIR/<scene-name>.png.")
+    var saveLast: String?
+
+    func validate() throws {
+        if scenes.isEmpty { throw ValidationError("give at least one scene file") }
+        if frames < 1 || frames > 100_000 { throw ValidationError("--frames must be between 1 and 100000") }
+    }
+
+    struct Result {
+        var file: String
+        var renderer: String
+        var prepareMs: Double
+        var firstMs: Double
+        var framesMs: [Double]
+        var drawCalls: Int?
+        var medianMs: Double {
+            let s = framesMs.sorted()
+            return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+        }
+        var minMs: Double { framesMs.min() ?? 0 }
+    }
+
+    func run() throws {
+        let renderer = try makeRenderer(backend)
+        if let dir = saveLast {
+            do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+            catch { throw CLIError("cannot create directory \(dir): \((error as NSError).localizedDescription)") }
+        }
+        var results: [Result] = []
+        for file in scenes {
+            let t0 = ContinuousClock.now
+            let scene = try Scene.load(contentsOf: URL(fileURLWithPath: file))
+            let prepare = ms(since: t0)
+            var last: RasterImage
+            let t1 = ContinuousClock.now
+            last = try renderer.render(scene.recording, scale: scene.scale)
+            let first = ms(since: t1)
+            var times: [Double] = []
+            times.reserveCapacity(frames)
+            for _ in 0 ..< frames {
+                let t = ContinuousClock.now
+                last = try renderer.render(scene.recording, scale: scene.scale)
+                times.append(ms(since: t))
+            }
+            if let dir = saveLast {
+                let name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+                try savePNG(last, to: URL(fileURLWithPath: dir).appendingPathComponent(name + ".png").path)
+            }
+            results.append(Result(file: file, renderer: renderer.rendererName, prepareMs: prepare, firstMs: first,
+                                  framesMs: times, drawCalls: nil))
+        }
+        print(json ? jsonReport(results) : table(results))
+    }
+
+    /// Columns: scene, median, min, first frame, load (ms); then the frame count and the renderer.
+    func table(_ results: [Result]) -> String {
+        let names = results.map { URL(fileURLWithPath: $0.file).deletingPathExtension().lastPathComponent }
+        let w = max(5, names.map(\.count).max() ?? 0)
+        func pad(_ s: String, _ n: Int) -> String { String(repeating: " ", count: max(0, n - s.count)) + s }
+        var lines = ["scene".padding(toLength: w, withPad: " ", startingAt: 0)
+                     + pad("median ms", 11) + pad("min ms", 10) + pad("first ms", 10) + pad("load ms", 10)]
+        for (name, r) in zip(names, results) {
+            lines.append(name.padding(toLength: w, withPad: " ", startingAt: 0) + pad(fixed(r.medianMs), 11)
+                         + pad(fixed(r.minMs), 10) + pad(fixed(r.firstMs), 10) + pad(fixed(r.prepareMs), 10))
+        }
+        lines.append("\(frames) timed frames per scene after one warm-up; backend \(backend): \(results.first?.renderer ?? "")")
+        return lines.joined(separator: "\n")
+    }
+
+    func jsonReport(_ results: [Result]) -> String {
+        let entries = results.map { r in
+            "{\"file\":\(quoted(r.file)),\"backend\":\(quoted(backend)),\"renderer\":\(quoted(r.renderer)),"
+                + "\"prepareMs\":\(num(r.prepareMs)),\"firstMs\":\(num(r.firstMs)),"
+                + "\"framesMs\":[\(r.framesMs.map(num).joined(separator: ","))],"
+                + "\"medianMs\":\(num(r.medianMs)),\"minMs\":\(num(r.minMs)),"
+                + "\"drawCalls\":\(r.drawCalls.map(String.init) ?? "null")}"
+        }
+        return "{\"scenes\":[" + entries.joined(separator: ",") + "]}"
+    }
+}
+
+private func ms(since start: ContinuousClock.Instant) -> Double {
+    let d = ContinuousClock.now - start
+    return Double(d.components.seconds) * 1e3 + Double(d.components.attoseconds) * 1e-15
+}
+
+/// Milliseconds to 3 decimals (µs resolution is all the clock reading is worth).
+private func num(_ v: Double) -> String { String(format: "%.3f", v) }
+private func fixed(_ v: Double) -> String { String(format: "%.2f", v) }
+
+/// A JSON string literal.
+func quoted(_ s: String) -> String {
+    var out = "\""
+    for u in s.unicodeScalars {
+        switch u {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case _ where u.value < 0x20: out += String(format: "\\u%04x", u.value)
+        default: out.unicodeScalars.append(u)
+        }
+    }
+    return out + "\""
+}

@@ -1,2 +1,0 @@
-import GPUCanvas
-print("canvas-gl: being written")

@@ -1,0 +1,255 @@
+import XCTest
+import Foundation
+
+/// Runs the built `canvas-gl` binary as a user would and checks exit codes, stdout, stderr and files.
+final class CLITests: XCTestCase {
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var terminatedBySignal: Bool
+    }
+
+    /// The binary sits beside the test bundle: on Linux `Bundle.main` is the test runner in `.build/debug`;
+    /// on macOS the `.xctest` bundle lies in that folder.
+    static let binary: URL? = {
+        let bundles = [Bundle.main.bundleURL, Bundle(for: CLITests.self).bundleURL]
+        for dir in bundles.flatMap({ [$0, $0.deletingLastPathComponent()] }) {
+            let url = dir.appendingPathComponent("canvas-gl")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return nil
+    }()
+
+    private var tmp: URL!
+
+    override func setUpWithError() throws {
+        tmp = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("canvas-gl-tests-\(UUID())")
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: tmp)
+    }
+
+    private func run(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> Run {
+        let binary = try XCTUnwrap(Self.binary, "canvas-gl not found beside \(Bundle.main.bundleURL.path)", file: file, line: line)
+        let p = Process()
+        p.executableURL = binary
+        p.arguments = arguments
+        // Files, not pipes: a chatty child cannot block on a full pipe while we wait for it.
+        let out = tmp.appendingPathComponent("stdout-\(UUID())"), err = tmp.appendingPathComponent("stderr-\(UUID())")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        p.standardOutput = try FileHandle(forWritingTo: out)
+        p.standardError = try FileHandle(forWritingTo: err)
+        try p.run()
+        p.waitUntilExit()
+        return Run(status: p.terminationStatus,
+                   stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
+                   stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self),
+                   terminatedBySignal: p.terminationReason == .uncaughtSignal)
+    }
+
+    /// Exit non-zero by choice, with a message and no crash report.
+    private func assertCleanFailure(_ r: Run, mentions text: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertFalse(r.terminatedBySignal, "crashed: \(r.stderr)", file: file, line: line)
+        XCTAssertNotEqual(r.status, 0, file: file, line: line)
+        XCTAssertTrue(r.stderr.contains(text), "stderr lacks \"\(text)\": \(r.stderr)", file: file, line: line)
+        for crashSign in ["Fatal error", "Stack dump", "Backtrace", "Current stack trace"] {
+            XCTAssertFalse(r.stderr.contains(crashSign), r.stderr, file: file, line: line)
+        }
+    }
+
+    private func writeScene(_ name: String, _ commands: String, header: String = #""size": [30, 20], "scale": 2"#) throws -> String {
+        let url = tmp.appendingPathComponent(name)
+        try Data(#"{"format": "gpucanvas-scene/1", \#(header), "commands": [\#(commands)]}"#.utf8).write(to: url)
+        return url.path
+    }
+
+    private let goodCommands = #"{"op": "fill", "path": {"rect": [0, 0, 15, 20]}, "shading": {"color": "red"}}"#
+
+    /// Checks the PNG container: signature, chunk CRCs, IHDR (size), IDAT present, IEND last.
+    private func assertValidPNG(_ path: String, width: Int, height: Int, file: StaticString = #filePath, line: UInt = #line) throws {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        XCTAssertEqual(Array(bytes.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], file: file, line: line)
+        func be32(_ i: Int) -> Int { Int(bytes[i]) << 24 | Int(bytes[i + 1]) << 16 | Int(bytes[i + 2]) << 8 | Int(bytes[i + 3]) }
+        func crc(_ s: ArraySlice<UInt8>) -> UInt32 {
+            var c: UInt32 = 0xFFFF_FFFF
+            for b in s { c ^= UInt32(b); for _ in 0 ..< 8 { c = c & 1 != 0 ? (c >> 1) ^ 0xEDB8_8320 : c >> 1 } }
+            return ~c
+        }
+        var i = 8
+        var types: [String] = []
+        while i + 12 <= bytes.count {
+            let n = be32(i)
+            let type = String(decoding: bytes[i + 4 ..< i + 8], as: UTF8.self)
+            XCTAssertLessThanOrEqual(i + 12 + n, bytes.count, "chunk \(type) overruns the file", file: file, line: line)
+            guard i + 12 + n <= bytes.count else { return }
+            XCTAssertEqual(UInt32(be32(i + 8 + n)), crc(bytes[i + 4 ..< i + 8 + n]), "CRC of \(type)", file: file, line: line)
+            if type == "IHDR" {
+                XCTAssertEqual(be32(i + 8), width, file: file, line: line)
+                XCTAssertEqual(be32(i + 12), height, file: file, line: line)
+            }
+            types.append(type)
+            i += 12 + n
+        }
+        XCTAssertEqual(types.first, "IHDR", file: file, line: line)
+        XCTAssertTrue(types.contains("IDAT"), file: file, line: line)
+        XCTAssertEqual(types.last, "IEND", file: file, line: line)
+    }
+
+    // MARK: Tests
+
+    func testVersion() throws {
+        let r = try run(["--version"])
+        XCTAssertEqual(r.status, 0)
+        XCTAssertEqual(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "canvas-gl 0.1.0")
+    }
+
+    func testHelpOfEveryCommandShowsAnExample() throws {
+        for command in [[], ["render"], ["examples"], ["info"], ["compare"], ["bench"]] {
+            let r = try run(command + ["--help"])
+            XCTAssertEqual(r.status, 0, "\(command)")
+            XCTAssertTrue(r.stdout.contains("Example"), "\(command): \(r.stdout)")
+            XCTAssertTrue(r.stdout.contains("canvas-gl " + (command.first ?? "")), "\(command): \(r.stdout)")
+        }
+    }
+
+    func testExamplesListsTheReadmeSample() throws {
+        let r = try run(["examples"])
+        XCTAssertEqual(r.status, 0)
+        let names = r.stdout.split(separator: "\n").map { $0.split(separator: " ").first.map(String.init) ?? "" }
+        XCTAssertEqual(names.first, "ellipse")
+        XCTAssertTrue(Set(names).isSuperset(of: ["ellipse", "colors", "shapes", "fill-rules", "strokes", "transforms", "opacity", "arcs"]),
+                      r.stdout)
+    }
+
+    func testInfoNamesTheBackends() throws {
+        let r = try run(["info"])
+        XCTAssertEqual(r.status, 0)
+        XCTAssertTrue(r.stdout.contains("canvas-gl 0.1.0"))
+        XCTAssertTrue(r.stdout.contains("reference:"))
+        XCTAssertTrue(r.stdout.contains("gles:"))
+    }
+
+    func testRenderWritesAPNGOfTheScenesPixelSize() throws {
+        let scene = try writeScene("good.json", goodCommands)
+        let png = tmp.appendingPathComponent("out.png").path
+        let r = try run(["render", scene, "-o", png, "--backend", "reference"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        try assertValidPNG(png, width: 60, height: 40)
+        // --scale overrides the document's scale.
+        XCTAssertEqual(try run(["render", scene, "-o", png, "--scale", "1"]).status, 0)
+        try assertValidPNG(png, width: 30, height: 20)
+    }
+
+    func testRenderExampleWritesThePNG() throws {
+        let png = tmp.appendingPathComponent("ellipse.png").path
+        let r = try run(["render", "--example", "ellipse", "-o", png])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        try assertValidPNG(png, width: 600, height: 400)
+    }
+
+    func testDumpPrintsTheRecording() throws {
+        let scene = try writeScene("dump.json", goodCommands + #", {"op": "copy", "commands": [{"op": "opacity", "value": 0.5}, {"op": "stroke", "path": "0 0 m 5 5 l", "shading": "foreground", "lineWidth": 2}]}"#)
+        let r = try run(["render", scene, "--dump"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let lines = r.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.first, "Recording 30×20 pt, colorMode: nonLinear, opaque: false, 2 draws")
+        XCTAssertTrue(lines.count == 3 && lines[1].contains("[0] fill") && lines[2].contains("[1] stroke")
+                      && lines[2].contains("opacity 0.5"), r.stdout)
+    }
+
+    func testBadSceneExitsWithTheLocatedMessage() throws {
+        let scene = try writeScene("bad.json", goodCommands + #", {"op": "fill", "path": "0 0 m h", "shading": {"color": 3}}"#)
+        let r = try run(["render", scene, "-o", tmp.appendingPathComponent("x.png").path])
+        assertCleanFailure(r, mentions: "\(scene): commands[1].shading.color: expected a colour, got number")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: tmp.appendingPathComponent("x.png").path))
+    }
+
+    func testMalformedSceneGivesLineAndColumn() throws {
+        let url = tmp.appendingPathComponent("broken.json")
+        try Data("{\n  \"format\": \"gpucanvas-scene/1\"\n  \"size\": [1, 1]\n}".utf8).write(to: url)
+        assertCleanFailure(try run(["render", url.path, "--dump"]), mentions: "\(url.path):3:3: expected ',' or '}'")
+    }
+
+    func testUnsupportedOpIsNamed() throws {
+        let scene = try writeScene("clip.json", #"{"op": "clip", "path": "0 0 m h"}"#)
+        assertCleanFailure(try run(["render", scene, "--dump"]), mentions: "commands[0]: not supported yet: clip")
+    }
+
+    func testMissingFileIsNamed() throws {
+        let missing = tmp.appendingPathComponent("missing.json").path
+        assertCleanFailure(try run(["render", missing, "-o", tmp.appendingPathComponent("x.png").path]),
+                           mentions: "\(missing): cannot read the file: no such file")
+    }
+
+    func testGLESBackendSaysItIsNotAvailable() throws {
+        let scene = try writeScene("gles.json", goodCommands)
+        assertCleanFailure(try run(["render", scene, "-o", tmp.appendingPathComponent("x.png").path, "--backend", "gles"]),
+                           mentions: "the GLES backend is not available in this build")
+    }
+
+    func testUnknownBackendAndExampleAreNamed() throws {
+        let scene = try writeScene("b.json", goodCommands)
+        assertCleanFailure(try run(["render", scene, "-o", tmp.appendingPathComponent("x.png").path, "--backend", "metal"]),
+                           mentions: #"unknown backend "metal""#)
+        assertCleanFailure(try run(["render", "--example", "nope", "-o", tmp.appendingPathComponent("x.png").path]),
+                           mentions: #"unknown example "nope""#)
+    }
+
+    func testUsageErrorsExitNonZero() throws {
+        assertCleanFailure(try run(["render"]), mentions: "give a scene file or --example NAME")
+        assertCleanFailure(try run(["render", "--example", "ellipse"]), mentions: "nothing to do")
+        assertCleanFailure(try run(["frobnicate"]), mentions: "frobnicate")
+    }
+
+    func testUnwritableOutputIsNamed() throws {
+        let scene = try writeScene("w.json", goodCommands)
+        let out = tmp.appendingPathComponent("no-such-dir/x.png").path
+        assertCleanFailure(try run(["render", scene, "-o", out]), mentions: "cannot write \(out)")
+    }
+
+    func testExamplesRenderToADirectory() throws {
+        let dir = tmp.appendingPathComponent("demo")
+        let r = try run(["examples", "--render-to", dir.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        try assertValidPNG(dir.appendingPathComponent("ellipse.png").path, width: 600, height: 400)
+        for name in ["colors", "shapes", "fill-rules", "strokes", "transforms", "opacity", "arcs"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: dir.appendingPathComponent(name + ".png").path), name)
+        }
+    }
+
+    func testCompareOfABackendWithItselfIsExact() throws {
+        let scene = try writeScene("cmp.json", goodCommands + #", {"op": "stroke", "path": {"ellipse": [2, 2, 20, 14]}, "shading": {"color": "blue"}, "lineWidth": 3}"#)
+        let diff = tmp.appendingPathComponent("diff.png").path
+        let r = try run(["compare", scene, "--backends", "reference,reference", "-o", diff])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("maxDiff: 0\n"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("over2: 0.0000% (0 px)"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("PSNR: inf dB"), r.stdout)
+        try assertValidPNG(diff, width: 60, height: 40)
+        assertCleanFailure(try run(["compare", scene, "--backends", "reference"]), mentions: "--backends takes two names")
+    }
+
+    func testBenchJSONHasTheFieldsTheBenchmarkReads() throws {
+        let scene = try writeScene("bench-scene.json", goodCommands)
+        let dir = tmp.appendingPathComponent("last")
+        let r = try run(["bench", scene, "--backend", "reference", "--frames", "3", "--json", "--save-last", dir.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let root = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let scenes = try XCTUnwrap(root["scenes"] as? [[String: Any]])
+        XCTAssertEqual(scenes.count, 1)
+        let s = scenes[0]
+        XCTAssertEqual(Set(s.keys), ["file", "backend", "renderer", "prepareMs", "firstMs", "framesMs", "medianMs", "minMs", "drawCalls"])
+        XCTAssertEqual(s["file"] as? String, scene)
+        XCTAssertEqual(s["backend"] as? String, "reference")
+        let frames = try XCTUnwrap(s["framesMs"] as? [Double])
+        XCTAssertEqual(frames.count, 3)
+        XCTAssertEqual(s["medianMs"] as? Double, frames.sorted()[1])
+        XCTAssertEqual(s["minMs"] as? Double, frames.min())
+        XCTAssertTrue(s["drawCalls"] is NSNull)
+        try assertValidPNG(dir.appendingPathComponent("bench-scene.png").path, width: 60, height: 40)
+    }
+}
