@@ -135,6 +135,7 @@ final class RasterAtlasStrategy: PathStrategy {
                                           rowBytes: rowBytes)
                 worker.local.removeAll(keepingCapacity: true)
                 worker.accumulator.bands(instanceCost: Self.bandInstanceCost, into: &worker.local)
+                let (firsts, lasts) = worker.accumulator.rowExtents
                 for shape in worker.local {
                     let b = shape.rect
                     let bandRowBytes = b.width * bpp
@@ -143,8 +144,7 @@ final class RasterAtlasStrategy: PathStrategy {
                     for r in 0 ..< b.height {
                         let row = b.y + r
                         let out = dst + r * bandRowBytes
-                        let (first, last) = worker.accumulator.rowExtent(row)
-                        let c0 = max(first, b.x), c1 = min(last, b.x + b.width - 1)
+                        let c0 = max(Int(firsts[row]), b.x), c1 = min(Int(lasts[row]), b.x + b.width - 1)
                         if c1 < c0 {
                             out.initialize(repeating: 0, count: bandRowBytes)
                             continue
