@@ -22,6 +22,8 @@ public struct GLESFrameTimings: Sendable, Equatable, CustomStringConvertible {
     public var readback: Double = 0
     public var total: Double { geometry + coverage + submit + gpu + readback }
 
+    public init() {}
+
     public var description: String {
         func ms(_ s: Double) -> String { String(format: "%.2f ms", s * 1000) }
         return "geometry \(ms(geometry)), coverage \(ms(coverage)), submit \(ms(submit)), gpu \(ms(gpu)), readback \(ms(readback)), total \(ms(total))"
@@ -102,18 +104,14 @@ final class Executor {
                     }
                 case .uploadInstances(let range, let offset, _, _):
                     cache.bindArrayBuffer(buffer)
-                    cb.staging.withUnsafeBytes { raw in
-                        glBufferSubData(GLenum(GL_ARRAY_BUFFER), GLintptr(offset), GLsizeiptr(range.count),
-                                        raw.baseAddress! + range.lowerBound)
-                    }
+                    glBufferSubData(GLenum(GL_ARRAY_BUFFER), GLintptr(offset), GLsizeiptr(range.count),
+                                    cb.staging.base + range.lowerBound)
                 case .uploadTexture(let ref, let rect, let format, let source):
                     guard let t = textures[ref] else { throw RenderError.gpu("internal: texture \(ref) undeclared") }
                     cache.bindTextureForUpload(t.id)
                     let (_, glFormat, glType) = GLResources.glFormat(format)
-                    cb.staging.withUnsafeBytes { raw in
-                        glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, GLint(rect.x), GLint(rect.y), GLsizei(rect.width),
-                                        GLsizei(rect.height), glFormat, glType, raw.baseAddress! + source)
-                    }
+                    glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, GLint(rect.x), GLint(rect.y), GLsizei(rect.width),
+                                    GLsizei(rect.height), glFormat, glType, cb.staging.base + source)
                 case .draw(let count, let offset, let p):
                     guard currentPipeline == p else {
                         throw RenderError.gpu("internal: draw for \(p) without its pipeline bound")

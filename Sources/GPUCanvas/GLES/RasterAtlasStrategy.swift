@@ -203,8 +203,9 @@ final class RasterAtlasStrategy: PathStrategy {
         for worker in workerState.prefix(ranges.count) { firstBand.append(n); n += worker.bands.count }
         let atlasRowBytes = atlasWidth * bpp
         let batchList = batches
-        cb.staging.withUnsafeMutableBytes { raw in
-            let base = UncheckedSendable(raw.baseAddress!)
+        do {
+            let stagingBase = cb.staging.base
+            let base = UncheckedSendable(stagingBase)
             let states = UncheckedSendable(workerState)
             parallelForEach(ranges.count) { w in
                 let worker = states.value[w]
@@ -220,7 +221,7 @@ final class RasterAtlasStrategy: PathStrategy {
                     }
                 }
             }
-            let records = (raw.baseAddress! + instanceStart).bindMemory(to: CoverInstance.self, capacity: bandCount)
+            let records = (stagingBase + instanceStart).bindMemory(to: CoverInstance.self, capacity: bandCount)
             var i = 0
             for worker in workerState.prefix(ranges.count) {
                 for band in worker.bands {

@@ -55,8 +55,8 @@ final class TessellationStrategy: PathStrategy {
         let segmentOffset = cb.reserveInstances(segments.count, pipeline: .tessAccumulate)
         let coverOffset = cb.reserveInstances(layout.pieces.count, pipeline: .tessCover)
         let staging = cb.reserveStaging(coverOffset + coverBytes)
-        cb.staging.withUnsafeMutableBytes { raw in
-            let base = raw.baseAddress! + staging
+        do {
+            let base = cb.staging.base + staging
             segments.withUnsafeBytes { s in
                 if segmentBytes > 0 { (base + segmentOffset).copyMemory(from: s.baseAddress!, byteCount: segmentBytes) }
             }
