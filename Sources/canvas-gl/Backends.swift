@@ -1,17 +1,60 @@
 // Backend selection in one place: adding a backend to the tool is one case in `makeRenderer` and one line in
-// `backendSummaries`.
+// `backendSummaries`; the GLES device and path strategy options are one `GPUOptions` group every command
+// that renders includes.
+import ArgumentParser
 import GPUCanvas
 
 /// The backend names the tool accepts, in the order `info` lists them.
 let backendNames = ["reference", "gles"]
 
+/// The backend commands use when none is given: the product is the GLES renderer.
+let defaultBackend = "gles"
+
+/// `--device` and `--path-strategy`, shared by every command that renders.
+///
+/// `--device egl-device:0 --path-strategy gpu-tessellation` → `GLESOptions(device: .eglDevice(0),
+/// pathStrategy: .gpuTessellation)`.
+struct GPUOptions: ParsableArguments {
+    @Option(name: .long, help: "GLES device: auto (first hardware EGL device, else Mesa surfaceless), mesa, or egl-device:N.")
+    var device: String = "auto"
+
+    @Option(name: .customLong("path-strategy"),
+            help: "GLES path strategy: raster-atlas or gpu-tessellation (default: the device's own choice).")
+    var pathStrategy: String?
+
+    func validate() throws {
+        _ = try glesOptions()
+    }
+
+    func glesOptions() throws -> GLESOptions {
+        let selection: GLESDeviceSelection
+        do { selection = try GLESDeviceSelection(parsing: device) } catch {
+            throw ValidationError("--device: unknown device \"\(device)\" (expected auto, mesa or egl-device:N)")
+        }
+        var strategy: PathStrategyKind?
+        if let pathStrategy {
+            guard let s = PathStrategyKind(rawValue: pathStrategy) else {
+                let all = PathStrategyKind.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ValidationError("--path-strategy: unknown strategy \"\(pathStrategy)\" (expected one of: \(all))")
+            }
+            strategy = s
+        }
+        return GLESOptions(device: selection, pathStrategy: strategy)
+    }
+}
+
 /// A renderer for a backend name: `makeRenderer("reference")` → the CPU reference renderer.
-func makeRenderer(_ name: String) throws -> CanvasRenderer {
+/// `gles` is what `--device` and `--path-strategy` chose (`GPUOptions.glesOptions()`).
+func makeRenderer(_ name: String, gles: GLESOptions = GLESOptions()) throws -> CanvasRenderer {
     switch name {
     case "reference":
         return try CanvasRenderer(backend: .reference)
     case "gles":
-        throw CLIError("the GLES backend is not available in this build")
+        do {
+            return try CanvasRenderer(backend: .gles(gles))
+        } catch {
+            throw CLIError("the GLES backend cannot start: \(error) (--backend reference renders without EGL)")
+        }
     default:
         throw CLIError("unknown backend \"\(name)\" (expected one of: \(backendNames.joined(separator: ", ")))")
     }

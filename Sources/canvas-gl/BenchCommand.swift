@@ -16,6 +16,7 @@ struct Bench: ParsableCommand {
 
             Examples:
               canvas-gl bench scenes/S1-fills.json --frames 10
+              canvas-gl bench scenes/S1-fills.json --device egl-device:0 --path-strategy gpu-tessellation
               canvas-gl bench scenes/*.json --backend reference --json --save-last out/
             """
     )
@@ -24,7 +25,10 @@ struct Bench: ParsableCommand {
     var scenes: [String]
 
     @Option(name: .long, help: "gles or reference.")
-    var backend: String = "reference"
+    var backend: String = defaultBackend
+
+    @OptionGroup(title: "GLES")
+    var gpu: GPUOptions
 
     @Option(name: .long, help: "Timed frames per scene (after one warm-up frame).")
     var frames: Int = 10
@@ -55,7 +59,7 @@ struct Bench: ParsableCommand {
     }
 
     func run() throws {
-        let renderer = try makeRenderer(backend)
+        let renderer = try makeRenderer(backend, gles: try gpu.glesOptions())
         if let dir = saveLast {
             do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
             catch { throw CLIError("cannot create directory \(dir): \((error as NSError).localizedDescription)") }
@@ -81,7 +85,7 @@ struct Bench: ParsableCommand {
                 try savePNG(last, to: URL(fileURLWithPath: dir).appendingPathComponent(name + ".png").path)
             }
             results.append(Result(file: file, renderer: renderer.rendererName, prepareMs: prepare, firstMs: first,
-                                  framesMs: times, drawCalls: nil))
+                                  framesMs: times, drawCalls: renderer.lastDrawCallCount))
         }
         print(json ? jsonReport(results) : table(results))
     }

@@ -14,6 +14,7 @@ struct Compare: ParsableCommand {
             Examples:
               canvas-gl compare scene.json
               canvas-gl compare scene.json --backends reference,gles -o diff.png
+              canvas-gl compare scene.json --path-strategy gpu-tessellation
             """
     )
 
@@ -22,6 +23,9 @@ struct Compare: ParsableCommand {
 
     @Option(name: .long, help: "Two backends, comma-separated: the first is the baseline.")
     var backends: String = "reference,gles"
+
+    @OptionGroup(title: "GLES")
+    var gpu: GPUOptions
 
     @Option(name: [.short, .customLong("output")], help: "Write the diff image to this PNG.")
     var output: String?
@@ -38,7 +42,8 @@ struct Compare: ParsableCommand {
     func run() throws {
         let names = backends.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
         let loaded = try Scene.load(contentsOf: URL(fileURLWithPath: scene))
-        let renderers = try names.map(makeRenderer)
+        let gles = try gpu.glesOptions()
+        let renderers = try names.map { try makeRenderer($0, gles: gles) }
         if let output { try checkWritable(output) }
         let s = scale.map { CGFloat($0) } ?? loaded.scale
         let images = try renderers.map { try $0.render(loaded.recording, scale: s) }

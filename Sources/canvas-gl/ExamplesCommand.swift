@@ -18,8 +18,11 @@ struct Examples: ParsableCommand {
     @Option(name: .customLong("render-to"), help: "Render every example to DIR/NAME.png.")
     var renderTo: String?
 
-    @Option(name: .long, help: "reference or gles.")
-    var backend: String = "reference"
+    @Option(name: .long, help: "gles or reference.")
+    var backend: String = defaultBackend
+
+    @OptionGroup(title: "GLES")
+    var gpu: GPUOptions
 
     func run() throws {
         guard let dir = renderTo else {
@@ -29,7 +32,7 @@ struct Examples: ParsableCommand {
             }
             return
         }
-        let renderer = try makeRenderer(backend)
+        let renderer = try makeRenderer(backend, gles: try gpu.glesOptions())
         do {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         } catch {

@@ -4,26 +4,44 @@ import GPUCanvas
 struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Print the version and the backends this build has.",
+        abstract: "Print the version, the backends, the EGL devices and what the GLES driver reports.",
         discussion: """
-            For each backend: what it is, and whether it starts here (for GLES, what the driver reports).
+            For GLES: every device eglQueryDevicesEXT lists, then for the selected device (--device) the \
+            vendor, renderer, version, max texture size and samples, the extensions the backend looks for, \
+            and the path strategy the device gets by default. Without a working EGL it says why; the \
+            reference backend works regardless.
 
-            Example:
+            Examples:
               canvas-gl info
+              canvas-gl info --device egl-device:0
             """
     )
+
+    @Option(name: .long, help: "GLES device to probe: auto, mesa, or egl-device:N.")
+    var device: String = "auto"
 
     func run() throws {
         print("canvas-gl \(CanvasGL.version)")
         print("scene format: gpucanvas-scene/1")
         print("backends:")
-        for b in backendSummaries {
-            print("  \(b.name): \(b.summary)")
-            do {
-                let r = try makeRenderer(b.name)
-                print("    available: \(r.rendererName)")
-            } catch {
-                print("    \(error)")
+        for b in backendSummaries { print("  \(b.name): \(b.summary)") }
+        print("")
+        print("reference: available")
+        let selection: GLESDeviceSelection
+        do { selection = try GLESDeviceSelection(parsing: device) } catch {
+            throw ValidationError("--device: unknown device \"\(device)\" (expected auto, mesa or egl-device:N)")
+        }
+        do {
+            let info = try GLESDeviceInfo.probe(selection)
+            print("gles: available")
+            for line in info.description.split(separator: "\n", omittingEmptySubsequences: false) {
+                print("  \(line)")
+            }
+        } catch {
+            print("gles: not available: \(error)")
+            if let devices = try? GLESDeviceInfo.listDevices() {
+                print("  EGL devices:" + (devices.isEmpty ? " none listed" : ""))
+                for d in devices { print("    \(d)") }
             }
         }
     }

@@ -12,7 +12,9 @@ struct Render: ParsableCommand {
             Examples:
               canvas-gl render scene.json -o out.png
               canvas-gl render scene.json -o out.png --backend reference --scale 2
+              canvas-gl render scene.json -o out.png --device egl-device:0 --path-strategy gpu-tessellation
               canvas-gl render scene.json --dump
+              canvas-gl render scene.json --dump-gpu
               canvas-gl render --example ellipse -o ellipse.png
             """
     )
@@ -26,8 +28,11 @@ struct Render: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: "The PNG file to write.")
     var output: String?
 
-    @Option(name: .long, help: "reference or gles.")
-    var backend: String = "reference"
+    @Option(name: .long, help: "gles or reference.")
+    var backend: String = defaultBackend
+
+    @OptionGroup(title: "GLES")
+    var gpu: GPUOptions
 
     @Option(name: .long, help: "Pixels per point; overrides the scene's own scale.")
     var scale: Double?
@@ -35,22 +40,30 @@ struct Render: ParsableCommand {
     @Flag(name: .long, help: "Print the recording as text to stdout.")
     var dump = false
 
+    @Flag(name: .customLong("dump-gpu"), help: "Print the GLES command buffer of the frame (passes, binds, uploads, draws).")
+    var dumpGPU = false
+
     func validate() throws {
         if scene != nil && example != nil { throw ValidationError("give a scene file or --example NAME, not both") }
         if scene == nil && example == nil { throw ValidationError("give a scene file or --example NAME") }
-        if output == nil && !dump { throw ValidationError("nothing to do: give -o OUT.png, --dump, or both") }
+        if output == nil && !dump && !dumpGPU {
+            throw ValidationError("nothing to do: give -o OUT.png, --dump, --dump-gpu, or several")
+        }
+        if dumpGPU && backend != "gles" { throw ValidationError("--dump-gpu needs --backend gles") }
         if let scale, !(scale.isFinite && scale > 0) { throw ValidationError("--scale must be a number > 0") }
     }
 
     func run() throws {
         let (recording, sceneScale) = try loadInput(scene: scene, example: example)
         if dump { print(recording.description) }
-        guard let output else { return }
-        let renderer = try makeRenderer(backend)
-        try checkWritable(output)
+        guard output != nil || dumpGPU else { return }
+        let renderer = try makeRenderer(backend, gles: try gpu.glesOptions())
+        if let output { try checkWritable(output) }
         let image = try renderer.render(recording, scale: scale.map { CGFloat($0) } ?? sceneScale)
+        if dumpGPU, let commands = renderer.lastGPUCommandDump { print(commands) }
+        guard let output else { return }
         try savePNG(image, to: output)
-        if !dump { print("wrote \(output) (\(image.width)×\(image.height) px, \(renderer.rendererName))") }
+        if !dump && !dumpGPU { print("wrote \(output) (\(image.width)×\(image.height) px, \(renderer.rendererName))") }
     }
 }
 

@@ -185,10 +185,51 @@ final class CLITests: XCTestCase {
                            mentions: "\(missing): cannot read the file: no such file")
     }
 
-    func testGLESBackendSaysItIsNotAvailable() throws {
-        let scene = try writeScene("gles.json", goodCommands)
-        assertCleanFailure(try run(["render", scene, "-o", tmp.appendingPathComponent("x.png").path, "--backend", "gles"]),
-                           mentions: "the GLES backend is not available in this build")
+    func testGLESIsTheDefaultBackendAndMatchesTheReference() throws {
+        let scene = try writeScene("gles.json", goodCommands + #", {"op": "stroke", "path": {"ellipse": [2, 2, 20, 14]}, "shading": {"color": "blue"}, "lineWidth": 3}"#)
+        let png = tmp.appendingPathComponent("gles.png").path
+        let r = try run(["render", scene, "-o", png, "--device", "mesa"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("llvmpipe"), r.stdout)
+        try assertValidPNG(png, width: 60, height: 40)
+        for strategy in ["raster-atlas", "gpu-tessellation"] {
+            let c = try run(["compare", scene, "--device", "mesa", "--path-strategy", strategy])
+            XCTAssertEqual(c.status, 0, c.stderr)
+            XCTAssertTrue(c.stdout.contains("default bar (over2 ≤ 0.1%, maxDiff ≤ 8): met"), c.stdout)
+        }
+    }
+
+    func testDumpGPUPrintsTheCommandBuffer() throws {
+        let scene = try writeScene("dump-gpu.json", goodCommands)
+        let r = try run(["render", scene, "--dump-gpu", "--device", "mesa", "--path-strategy", "raster-atlas"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let lines = r.stdout.split(separator: "\n")
+        XCTAssertTrue(lines.first?.hasPrefix("CommandBuffer: 1 pass, 1 draw call") == true, r.stdout)
+        XCTAssertTrue(r.stdout.contains("bind pipeline atlasCover"), r.stdout)
+        XCTAssertEqual(lines.suffix(2).map(String.init), ["  fence", "  readback frame 60×40 rgba8"])
+        assertCleanFailure(try run(["render", scene, "--dump-gpu", "--backend", "reference"]),
+                           mentions: "--dump-gpu needs --backend gles")
+    }
+
+    func testBadGLESOptionsAreNamed() throws {
+        let scene = try writeScene("opts.json", goodCommands)
+        let out = tmp.appendingPathComponent("x.png").path
+        assertCleanFailure(try run(["render", scene, "-o", out, "--device", "gpu7"]), mentions: #"unknown device "gpu7""#)
+        assertCleanFailure(try run(["render", scene, "-o", out, "--path-strategy", "magic"]),
+                           mentions: #"unknown strategy "magic""#)
+        // A device index past the end of the list is an EGL error, reported, not a crash.
+        assertCleanFailure(try run(["render", scene, "-o", out, "--device", "egl-device:99"]),
+                           mentions: "the GLES backend cannot start")
+    }
+
+    func testInfoReportsTheGLESDriver() throws {
+        let r = try run(["info", "--device", "mesa"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        for fact in ["gles: available", "GL_RENDERER: llvmpipe", "GL_VERSION: OpenGL ES 3.2", "GL_MAX_TEXTURE_SIZE:",
+                     "GL_MAX_SAMPLES:", "GL_EXT_float_blend: yes", "GL_KHR_blend_equation_advanced:",
+                     "default path strategy: raster-atlas"] {
+            XCTAssertTrue(r.stdout.contains(fact), "missing \(fact) in:\n\(r.stdout)")
+        }
     }
 
     func testUnknownBackendAndExampleAreNamed() throws {
@@ -251,5 +292,16 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(s["minMs"] as? Double, frames.min())
         XCTAssertTrue(s["drawCalls"] is NSNull)
         try assertValidPNG(dir.appendingPathComponent("bench-scene.png").path, width: 60, height: 40)
+    }
+
+    func testBenchOnGLESCountsDrawCalls() throws {
+        let scene = try writeScene("bench-gles.json", goodCommands)
+        let r = try run(["bench", scene, "--backend", "gles", "--device", "mesa", "--frames", "2", "--json"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let root = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let s = try XCTUnwrap((root["scenes"] as? [[String: Any]])?.first)
+        XCTAssertEqual(s["backend"] as? String, "gles")
+        XCTAssertEqual(s["drawCalls"] as? Int, 1)
+        XCTAssertTrue((s["renderer"] as? String)?.contains("llvmpipe") == true, "\(s)")
     }
 }

@@ -104,7 +104,7 @@ public struct GLESDeviceInfo: Sendable, CustomStringConvertible {
     public static func listDevices() throws -> [EGLDeviceInfo] { try EGLPlatform.devices().map(\.info) }
 
     public var description: String {
-        var lines = ["EGL devices: \(devices.isEmpty ? "none listed" : "")"]
+        var lines = ["EGL devices:" + (devices.isEmpty ? " none listed" : "")]
         for d in devices { lines.append("  \(d)") }
         lines.append("selection: \(selection) → \(chosenDevice)")
         lines.append("GL_VENDOR: \(vendor)")

@@ -2,8 +2,9 @@
 /// backend's long-lived state (for GLES: the context, programs and caches).
 ///
 /// ```swift
-/// let renderer = try CanvasRenderer()                       // the default backend
+/// let renderer = try CanvasRenderer()                       // GLES on the first GPU, else llvmpipe
 /// let image = try renderer.render(canvas, size: CGSize(width: 300, height: 200), scale: 2)
+/// let check = try CanvasRenderer(backend: .reference)       // the CPU reference, no EGL needed
 /// ```
 public final class CanvasRenderer {
     /// Which implementation rasterizes.
@@ -23,7 +24,10 @@ public final class CanvasRenderer {
     public let backend: Backend
     let implementation: RenderBackend
 
-    public init(backend: Backend = .reference) throws {
+    /// Starts the backend. The default is the product: GLES on the `auto` device (the first hardware EGL
+    /// device, else Mesa's surfaceless llvmpipe). Without a working EGL this throws `RenderError.gpu` naming
+    /// what failed; `.reference` always starts.
+    public init(backend: Backend = .gles(GLESOptions())) throws {
         self.backend = backend
         switch backend {
         case .reference: implementation = ReferenceBackend()
