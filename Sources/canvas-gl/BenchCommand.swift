@@ -36,6 +36,9 @@ struct Bench: ParsableCommand {
     @Flag(name: .long, help: "Print the results as JSON.")
     var json = false
 
+    @Flag(name: .long, help: "GLES: also print where the median frame's time went (geometry, coverage, submit, gpu, readback).")
+    var stages = false
+
     @Option(name: .customLong("save-last"), help: "Write each scene's last frame to DIR/<scene-name>.png.")
     var saveLast: String?
 
@@ -74,11 +77,18 @@ struct Bench: ParsableCommand {
             last = try renderer.render(scene.recording, scale: scene.scale)
             let first = ms(since: t1)
             var times: [Double] = []
+            var stageTimes: [GLESFrameTimings] = []
             times.reserveCapacity(frames)
             for _ in 0 ..< frames {
                 let t = ContinuousClock.now
                 last = try renderer.render(scene.recording, scale: scene.scale)
                 times.append(ms(since: t))
+                if let s = renderer.lastGPUTimings { stageTimes.append(s) }
+            }
+            if stages, !stageTimes.isEmpty {
+                // The stages of the frame whose total is the median, so the parts add up.
+                let median = stageTimes.sorted { $0.total < $1.total }[stageTimes.count / 2]
+                FileHandle.standardError.write(Data("\(file): \(median)\n".utf8))
             }
             if let dir = saveLast {
                 let name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
