@@ -118,7 +118,7 @@ final class Executor {
                     }
                     cache.bindArrayBuffer(buffer)
                     setAttributes(p, offset: offset)
-                    glDrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(count))
+                    glDrawArraysInstanced(GLenum(p.drawsFans ? GL_TRIANGLE_FAN : GL_TRIANGLE_STRIP), 0, 4, GLsizei(count))
                 }
             }
             try context.check("pass \(index) → \(pass.target)")
@@ -164,6 +164,9 @@ final class Executor {
             glVertexAttribIPointer(1, 4, GLenum(GL_SHORT), stride, ptr(8))
             glVertexAttribPointer(2, 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, ptr(16))
             glVertexAttribIPointer(3, 4, GLenum(GL_SHORT), stride, ptr(32))
+        case .atlasBlit:
+            glVertexAttribIPointer(0, 4, GLenum(GL_SHORT), stride, ptr(0))
+            glVertexAttribIPointer(1, 4, GLenum(GL_SHORT), stride, ptr(8))
         case .tessAccumulate:
             glVertexAttribPointer(0, 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, ptr(0))
             glVertexAttribPointer(1, 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, ptr(16))
