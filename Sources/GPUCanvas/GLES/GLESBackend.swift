@@ -50,12 +50,18 @@
 // R8 coverage × flat colour, strips 33 ms; RGBA8 texture() alone 36–38 ms (no path); BGRA8 texture() into
 // BGRA8, fans 19.7 ms (33 ms with LP_PERF=no_rast_linear); the same as trapezoid strips 41–47 ms. Per
 // rectangle ~0.4 µs (4 × 4 quads: 25 ms for 60 000) against ~1 µs for the general path's strip; per pixel
-// ~1.4–2.2 ns against ~3.8–4.5 ns. So the paint form trades 4× the atlas bytes (colour baked in, 8.24
-// fixed-point lookup per band) and rectangles for trapezoids (S1: 7.59 M pixels instead of 7.53 M; a thin
-// 45° stroke roughly doubles) for a rasterizer twice as fast. S1-fills, stage medians, R8 cover → paint:
-// gpu 31–38 → 17–22 ms, coverage 12–16 → 14–23 ms (the lookup pass writes 30 MB), submit 3 → 6–7 ms (the
-// BGRA8 upload, 32 MiB after per-shelf uploads and tighter shelves cut it from 39 MiB), readback 0.8 →
-// 1.5 ms (BGRA → RGBA); frame medians ~56 → ~52 ms (S2-strokes ~84 → ~76 ms) under a shared machine's noise.
+// ~1.4–2.2 ns against ~3.8–4.5 ns. So the paint form trades 4× the atlas bytes (colour baked in through an
+// 8.24 fixed-point table per path) and rectangles for trapezoids (S1: 7.59 M pixels instead of 7.53 M; a
+// thin 45° stroke roughly doubles) for a rasterizer twice as fast. Per-shelf uploads of the used width and
+// tighter shelves cut S1's BGRA8 upload from 39 to 32 MiB; reading the BGRA8 frame back as BGRA and
+// swapping R and B here beats the driver's conversion (1.5 → 1.1 ms).
+// S1-fills / S2-strokes, five interleaved runs of `bench --frames 10 --stages` each, before → after:
+// frame medians 49.0 → 40.9 ms and 78.9 → 66.2 ms; S1's stages gpu 32 → 16 ms, coverage 12.7 → 15.5 ms (the
+// table pass writes 30 MB), submit 2.8 → 5.5 ms (the upload), readback 0.8 → 1.1 ms.
+// Tried and dropped: non-temporal stores for the table pass (7 → 17 ms: band rows are too short, and the
+// upload reads the rows from cache anyway); huge pages for the staging (they applied, no measurable
+// change); an instance cost of 128 px for rectangle bands (S1: −4 % pixels, +44 % instances, no measurable
+// change); LP_NUM_THREADS=4 (no change; 1 doubles the gpu stage). LP_PERF=no_linear changes nothing.
 // The gaps of a paint atlas's shelves are never sampled, so its staging is not zeroed.
 
 import CGLES
