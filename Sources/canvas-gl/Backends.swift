@@ -22,6 +22,10 @@ struct GPUOptions: ParsableArguments {
             help: "GLES path strategy: raster-atlas or gpu-tessellation (default: the device's own choice).")
     var pathStrategy: String?
 
+    @Flag(inversion: .prefixedNo,
+          help: "Raster atlas on llvmpipe: bake colour × coverage into a BGRA8 atlas of rectangles (Mesa's linear rasterizer); --no-paint-atlas keeps R8 coverage and trapezoid bands.")
+    var paintAtlas = true
+
     func validate() throws {
         _ = try glesOptions()
     }
@@ -39,7 +43,7 @@ struct GPUOptions: ParsableArguments {
             }
             strategy = s
         }
-        return GLESOptions(device: selection, pathStrategy: strategy)
+        return GLESOptions(device: selection, pathStrategy: strategy, paintAtlas: paintAtlas)
     }
 }
 

@@ -205,8 +205,15 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         let lines = r.stdout.split(separator: "\n")
         XCTAssertTrue(lines.first?.hasPrefix("CommandBuffer: 1 pass, 1 draw call") == true, r.stdout)
-        XCTAssertTrue(r.stdout.contains("bind pipeline atlasCover"), r.stdout)
-        XCTAssertEqual(lines.suffix(2).map(String.init), ["  fence", "  readback frame 60×40 rgba8"])
+        // llvmpipe: the paint atlas (BGRA8 colour × coverage rectangles into a BGRA8 frame).
+        XCTAssertTrue(r.stdout.contains("bind pipeline atlasBlit"), r.stdout)
+        XCTAssertEqual(lines.suffix(2).map(String.init), ["  fence", "  readback frame 60×40 bgra8"])
+        let cover = try run(["render", scene, "--dump-gpu", "--device", "mesa", "--path-strategy", "raster-atlas",
+                             "--no-paint-atlas"])
+        XCTAssertEqual(cover.status, 0, cover.stderr)
+        XCTAssertTrue(cover.stdout.contains("bind pipeline atlasCover"), cover.stdout)
+        XCTAssertEqual(cover.stdout.split(separator: "\n").suffix(2).map(String.init),
+                       ["  fence", "  readback frame 60×40 rgba8"])
         assertCleanFailure(try run(["render", scene, "--dump-gpu", "--backend", "reference"]),
                            mentions: "--dump-gpu needs --backend gles")
     }

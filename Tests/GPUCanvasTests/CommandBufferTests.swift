@@ -27,20 +27,26 @@ final class CommandBufferTests: XCTestCase {
     }
 
     func testDumpIsReadableAndCountsAddUp() throws {
-        let r = try CanvasRenderer(backend: .gles(GLESOptions(device: .mesa, pathStrategy: .rasterAtlas)))
-        _ = try r.render(size: CGSize(width: 64, height: 32)) { ctx, _ in
-            ctx.fill(Path(CGRect(x: 1, y: 1, width: 10, height: 10)), with: .color(.red))
-            ctx.fill(Path(ellipseIn: CGRect(x: 20, y: 2, width: 30, height: 20)), with: .color(.blue))
+        // llvmpipe's default is the paint atlas (BGRA8 rectangles, fans); without it, R8 coverage and strips.
+        for (paint, frame, pipeline, program, primitive) in [(true, "bgra8", "atlasBlit", "atlas_blit", "fan"),
+                                                             (false, "rgba8", "atlasCover", "atlas_cover", "strip")] {
+            let r = try CanvasRenderer(backend: .gles(GLESOptions(device: .mesa, pathStrategy: .rasterAtlas,
+                                                                   paintAtlas: paint)))
+            _ = try r.render(size: CGSize(width: 64, height: 32)) { ctx, _ in
+                ctx.fill(Path(CGRect(x: 1, y: 1, width: 10, height: 10)), with: .color(.red))
+                ctx.fill(Path(ellipseIn: CGRect(x: 20, y: 2, width: 30, height: 20)), with: .color(.blue))
+            }
+            let text = try XCTUnwrap(r.lastGPUCommandDump)
+            // 10 × 10 rectangle + the 30 × 20 ellipse's box (too small for trimmed bands to pay); one upload
+            // per atlas shelf (two here: the bands differ in height) plus the instances.
+            let lines = text.split(separator: "\n").map(String.init)
+            XCTAssertEqual(lines.first, "CommandBuffer: 1 pass, 1 draw call, 3 uploads (\(lines.first!.split(separator: "(")[1].split(separator: ")")[0])), 2 instances, 700 covered pixels, 2 textures")
+            XCTAssertTrue(lines.contains("  texture frame 64×32 \(frame)"), text)
+            XCTAssertTrue(lines.contains("  pass 0 → frame load: clear(0, 0, 0, 0) store: store"), text)
+            XCTAssertTrue(lines.contains("    bind pipeline \(pipeline) (program \(program), blend one, oneMinusSrcAlpha)"), text)
+            XCTAssertTrue(lines.contains("    draw \(primitive) 4 vertices × 2 instances from instances+0 (\(pipeline))"), text)
+            XCTAssertEqual(lines.suffix(2), ["  fence", "  readback frame 64×32 \(frame)"])
         }
-        let text = try XCTUnwrap(r.lastGPUCommandDump)
-        // 10 × 10 rectangle + the 30 × 20 ellipse's box (too small for trimmed bands to pay).
-        let lines = text.split(separator: "\n").map(String.init)
-        XCTAssertEqual(lines.first, "CommandBuffer: 1 pass, 1 draw call, 2 uploads (\(lines.first!.split(separator: "(")[1].split(separator: ")")[0])), 2 instances, 700 covered pixels, 2 textures")
-        XCTAssertTrue(lines.contains("  texture frame 64×32 rgba8"), text)
-        XCTAssertTrue(lines.contains("  pass 0 → frame load: clear(0, 0, 0, 0) store: store"), text)
-        XCTAssertTrue(lines.contains("    bind pipeline atlasCover (program atlas_cover, blend one, oneMinusSrcAlpha)"), text)
-        XCTAssertTrue(lines.contains("    draw strip 4 vertices × 2 instances from instances+0 (atlasCover)"), text)
-        XCTAssertEqual(lines.suffix(2), ["  fence", "  readback frame 64×32 rgba8"])
     }
 
     /// An opaque fill of the whole canvas becomes the pass's clear colour and drops the draws under it;
@@ -54,7 +60,7 @@ final class CommandBufferTests: XCTestCase {
         }
         let text = try XCTUnwrap(r.lastGPUCommandDump)
         XCTAssertTrue(text.contains("pass 0 → frame load: clear(1, 1, 1, 1) store: store"), text)
-        XCTAssertTrue(text.contains("draw strip 4 vertices × 1 instance "), text)
+        XCTAssertTrue(text.contains(" 4 vertices × 1 instance "), text)
         XCTAssertEqual(img.pixel(x: 0, y: 0), PixelRGBA8(r: 255, g: 255, b: 255, a: 255))
         XCTAssertEqual(img.pixel(x: 3, y: 3), PixelRGBA8(r: 0, g: 0, b: 0, a: 255))
 
@@ -69,7 +75,8 @@ final class CommandBufferTests: XCTestCase {
 
     /// A large sparse shape is drawn as trimmed trapezoid bands: about its own area, not its box's.
     func testSparseShapeIsCutIntoTrimmedBands() throws {
-        let r = try CanvasRenderer(backend: .gles(GLESOptions(device: .mesa, pathStrategy: .rasterAtlas)))
+        let r = try CanvasRenderer(backend: .gles(GLESOptions(device: .mesa, pathStrategy: .rasterAtlas,
+                                                               paintAtlas: false)))
         var p = Path()  // a thin diagonal band across a 400 × 400 box
         p.move(to: CGPoint(x: 0, y: 0)); p.addLine(to: CGPoint(x: 20, y: 0))
         p.addLine(to: CGPoint(x: 400, y: 400)); p.addLine(to: CGPoint(x: 380, y: 400)); p.closeSubpath()
@@ -85,6 +92,34 @@ final class CommandBufferTests: XCTestCase {
         XCTAssertEqual(img.pixel(x: 200, y: 200).a, 255)
         XCTAssertEqual(img.pixel(x: 100, y: 300).a, 0)
         XCTAssertEqual(img.pixel(x: 300, y: 100).a, 0)
+    }
+
+    /// The paint atlas draws the same stripe as plain rectangles (llvmpipe's linear rasterizer takes no
+    /// trapezoids): more pixels than the trapezoids, far fewer than the box, and the same image to within
+    /// one step (colour × coverage rounds once on the CPU instead of in the shader).
+    func testPaintAtlasDrawsRectangleBandsOfTheSameImage() throws {
+        var p = Path()
+        p.move(to: CGPoint(x: 0, y: 0)); p.addLine(to: CGPoint(x: 20, y: 0))
+        p.addLine(to: CGPoint(x: 400, y: 400)); p.addLine(to: CGPoint(x: 380, y: 400)); p.closeSubpath()
+        var images: [RasterImage] = []
+        for paint in [true, false] {
+            let r = try CanvasRenderer(backend: .gles(GLESOptions(device: .mesa, pathStrategy: .rasterAtlas,
+                                                                   paintAtlas: paint)))
+            images.append(try r.render(size: CGSize(width: 400, height: 400)) { ctx, _ in
+                ctx.fill(p, with: .color(.red.opacity(0.7)))
+            })
+            let text = try XCTUnwrap(r.lastGPUCommandDump)
+            guard paint else { continue }
+            let first = String(text.split(separator: "\n")[0])
+            let covered = Int(first.components(separatedBy: " covered pixel")[0].split(separator: " ").last!)!
+            XCTAssertTrue(text.contains("draw fan 4 vertices"), text)
+            // Each band of h rows spans the stripe's width plus its drift over the band (0.95 h): the cost
+            // model settles on bands of about 20 rows, i.e. about 40 columns a row.
+            XCTAssertLessThanOrEqual(covered, 400 * 40, first)
+            XCTAssertGreaterThanOrEqual(covered, 20 * 400, first)
+        }
+        let d = images[0].difference(from: images[1])
+        XCTAssertLessThanOrEqual(d.maxDiff, 1, "\(d)")
     }
 
     func testCountsOfAHandBuiltBuffer() {

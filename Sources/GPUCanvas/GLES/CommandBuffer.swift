@@ -42,11 +42,12 @@ enum TextureRef: Hashable, CustomStringConvertible {
 
 /// Texel formats the backend allocates.
 enum TextureFormat: String, CustomStringConvertible {
-    case rgba8, r8, r16f, r32f
+    /// bgra8: B, G, R, A bytes in memory (GL_EXT_texture_format_BGRA8888), llvmpipe's native 8-bit layout.
+    case rgba8, bgra8, r8, r16f, r32f
 
     var bytesPerTexel: Int {
         switch self {
-        case .rgba8, .r32f: return 4
+        case .rgba8, .bgra8, .r32f: return 4
         case .r8: return 1
         case .r16f: return 2
         }
@@ -65,6 +66,9 @@ struct TextureDesc: Equatable, CustomStringConvertible {
 enum Pipeline: String, CaseIterable, CustomStringConvertible {
     /// Raster atlas: CPU coverage texels × instance colour, source-over into the frame.
     case atlasCover
+    /// Raster atlas, paint form: the atlas texels are premultiplied colour × coverage already (BGRA8);
+    /// rectangles only, drawn as triangle fans (llvmpipe's linear path).
+    case atlasBlit
     /// GPU tessellation: each segment adds its exact signed area into the float atlas (additive blend).
     case tessAccumulate
     /// GPU tessellation: fill rule on the accumulated area × instance colour, source-over into the frame.
@@ -74,6 +78,7 @@ enum Pipeline: String, CaseIterable, CustomStringConvertible {
     var programName: String {
         switch self {
         case .atlasCover: return "atlas_cover"
+        case .atlasBlit: return "atlas_blit"
         case .tessAccumulate: return "tess_accumulate"
         case .tessCover: return "tess_cover"
         }
@@ -94,7 +99,7 @@ enum Pipeline: String, CaseIterable, CustomStringConvertible {
 
     var blend: Blend {
         switch self {
-        case .atlasCover, .tessCover: return .sourceOver
+        case .atlasCover, .atlasBlit, .tessCover: return .sourceOver
         case .tessAccumulate: return .additive
         }
     }
@@ -102,10 +107,14 @@ enum Pipeline: String, CaseIterable, CustomStringConvertible {
     /// Bytes per instance record of the pipeline's vertex layout.
     var instanceStride: Int {
         switch self {
-        case .atlasCover, .tessCover: return CoverInstance.stride
+        case .atlasCover, .atlasBlit, .tessCover: return CoverInstance.stride
         case .tessAccumulate: return SegmentInstance.stride
         }
     }
+
+    /// True when each instance is drawn as a 4-vertex triangle fan (a rectangle llvmpipe's setup can
+    /// recognise), false for a 4-vertex strip (which may be a trapezoid).
+    var drawsFans: Bool { self == .atlasBlit }
 
     var description: String { rawValue }
 }
@@ -215,7 +224,7 @@ struct CommandBuffer: CustomStringConvertible {
     }
 
     /// Reserves `count` zeroed staging bytes (aligned to 16) and returns where they start.
-    mutating func reserveStaging(_ count: Int) -> Int { staging.reserve(count) }
+    mutating func reserveStaging(_ count: Int, zeroed: Bool = true) -> Int { staging.reserve(count, zeroed: zeroed) }
 
     /// Reserves instance-buffer space for `count` records of `pipeline` and returns its byte offset.
     mutating func reserveInstances(_ count: Int, pipeline: Pipeline) -> Int {
@@ -284,7 +293,7 @@ struct CommandBuffer: CustomStringConvertible {
                     let n = rect.width * rect.height * format.bytesPerTexel
                     text = "upload \(t) \(rect) \(format) \(bytes(n)) from staging[\(source)..<\(source + n)]"
                 case .draw(let n, let offset, let p):
-                    text = "draw strip 4 vertices × \(n) instance\(n == 1 ? "" : "s") from instances+\(offset) (\(p))"
+                    text = "draw \(p.drawsFans ? "fan" : "strip") 4 vertices × \(n) instance\(n == 1 ? "" : "s") from instances+\(offset) (\(p))"
                 }
                 lines.append("    " + text)
             }
@@ -312,8 +321,9 @@ final class StagingArena {
 
     func reset() { count = 0 }
 
-    /// Reserves `n` zeroed bytes and returns their offset.
-    func reserve(_ n: Int) -> Int {
+    /// Reserves `n` bytes, zeroed unless `zeroed` is false (the caller then owns every byte it lets be read,
+    /// uploads included), and returns their offset.
+    func reserve(_ n: Int, zeroed: Bool = true) -> Int {
         let start = (count + 15) & ~15
         let end = start + n
         if end > capacity {
@@ -324,7 +334,7 @@ final class StagingArena {
             base = p
             capacity = newCapacity
         }
-        (base + count).initializeMemory(as: UInt8.self, repeating: 0, count: end - count)
+        (base + count).initializeMemory(as: UInt8.self, repeating: 0, count: zeroed ? end - count : start - count)
         count = end
         return start
     }

@@ -35,7 +35,7 @@ enum GLErrorName {
 let extensionsOfInterest = [
     "GL_EXT_color_buffer_float", "GL_EXT_color_buffer_half_float", "GL_EXT_float_blend",
     "GL_EXT_shader_framebuffer_fetch", "GL_KHR_blend_equation_advanced", "GL_EXT_blend_func_extended",
-    "GL_OES_texture_float_linear", "GL_EXT_texture_buffer", "GL_KHR_debug",
+    "GL_OES_texture_float_linear", "GL_EXT_texture_buffer", "GL_KHR_debug", "GL_EXT_texture_format_BGRA8888",
 ]
 
 /// A current-able GLES 3 context on one EGL display.

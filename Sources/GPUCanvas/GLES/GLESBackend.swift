@@ -13,7 +13,10 @@
 // Path strategies (DESIGN.md "Coverage"), chosen per device, overridable with `GLESOptions.pathStrategy`:
 // - `rasterAtlas` (software rasterizers, i.e. llvmpipe): exact-area coverage on the CPU
 //   (`CoverageAccumulator`: dense signed-area rows with a sparse prefix sum), trimmed into bands that are
-//   shelf-packed into an R8 atlas and composited by one instanced draw per atlas batch.
+//   shelf-packed into an atlas and composited by one instanced draw per atlas batch. On llvmpipe the atlas
+//   is in "paint" form (`GLESOptions.paintAtlas`): the CPU bakes premultiplied colour × coverage into BGRA8
+//   texels, bands are plain rectangles, the frame is BGRA8 and `atlas_blit` only samples; elsewhere (or
+//   with `paintAtlas: false`) R8 coverage × instance colour over trapezoid bands (`atlas_cover`).
 // - `gpuTessellation` (hardware GPUs): segments accumulate the same exact areas into an R32F atlas with
 //   additive blending, then one instanced cover draw applies the fill rule and the paint.
 // Both meet DESIGN.md's bar against the reference on llvmpipe (maxDiff 2, over2 0 on the comparison
@@ -28,7 +31,38 @@
 //   bands are only split off where they save more pixels than an instance costs (~256);
 // - uploading into an atlas that a queued draw still samples makes llvmpipe finish that draw first, so
 //   the atlas is one tall 2048 × ≤ 8192 texture, uploaded once per frame in the common case;
-// - branching around the atlas sample, `discard` on zero coverage and BGRA formats buy nothing there.
+// - branching around the atlas sample, `discard` on zero coverage and BGRA formats buy nothing there
+//   (on the general path, that is; see below).
+//
+// Mesa's linear rasterizer (measured 2026-11, Mesa 22.3.6, llvmpipe LLVM 15, 2 cores shared, so medians):
+// llvmpipe has a second, 8-bit "linear" path (lp_linear.c, lp_rast_linear.c, lp_setup_rect.c) that blends
+// whole spans of axis-aligned rectangles in unorm8 instead of running the float shader on 4×4 quads. It
+// engaged only when all of these held (checked with LP_PERF=no_rast_linear, which undoes the gain):
+// - the fragment shader is texture() of a smooth varying, nothing else: `v_color * texture()` (an input
+//   in an fmul), a flat varying, or R8 coverage × colour fall back to the general path;
+// - the texture is B8G8R8A8 (GL_EXT_texture_format_BGRA8888), NEAREST, CLAMP_TO_EDGE: an RGBA8 texture
+//   does not engage it in 22.3, and nor does a BGRA8 texture into an RGBA8 frame;
+// - the frame is B8G8R8A8 without depth; blending is off or (ONE, ONE_MINUS_SRC_ALPHA);
+// - each instance is a rectangle drawn as a 4-vertex TRIANGLE_FAN (or 6-vertex TRIANGLES) with w = 1: a
+//   4-vertex strip is only recognised with first-vertex provoking (not GLES's), and trapezoids are
+//   triangles.
+// A standalone microbenchmark (3900 instanced 40–90 × 20–40 px quads, 7.6 M blended pixels, 1024² frame):
+// R8 coverage × flat colour, strips 33 ms; RGBA8 texture() alone 36–38 ms (no path); BGRA8 texture() into
+// BGRA8, fans 19.7 ms (33 ms with LP_PERF=no_rast_linear); the same as trapezoid strips 41–47 ms. Per
+// rectangle ~0.4 µs (4 × 4 quads: 25 ms for 60 000) against ~1 µs for the general path's strip; per pixel
+// ~1.4–2.2 ns against ~3.8–4.5 ns. So the paint form trades 4× the atlas bytes (colour baked in through an
+// 8.24 fixed-point table per path) and rectangles for trapezoids (S1: 7.59 M pixels instead of 7.53 M; a
+// thin 45° stroke roughly doubles) for a rasterizer twice as fast. Per-shelf uploads of the used width and
+// tighter shelves cut S1's BGRA8 upload from 39 to 32 MiB; reading the BGRA8 frame back as BGRA and
+// swapping R and B here beats the driver's conversion (1.5 → 1.1 ms).
+// S1-fills / S2-strokes, five interleaved runs of `bench --frames 10 --stages` each, before → after:
+// frame medians 49.0 → 40.9 ms and 78.9 → 66.2 ms; S1's stages gpu 32 → 16 ms, coverage 12.7 → 15.5 ms (the
+// table pass writes 30 MB), submit 2.8 → 5.5 ms (the upload), readback 0.8 → 1.1 ms.
+// Tried and dropped: non-temporal stores for the table pass (7 → 17 ms: band rows are too short, and the
+// upload reads the rows from cache anyway); huge pages for the staging (they applied, no measurable
+// change); an instance cost of 128 px for rectangle bands (S1: −4 % pixels, +44 % instances, no measurable
+// change); LP_NUM_THREADS=4 (no change; 1 doubles the gpu stage). LP_PERF=no_linear changes nothing.
+// The gaps of a paint atlas's shelves are never sampled, so its staging is not zeroed.
 
 import CGLES
 import Foundation
@@ -42,22 +76,29 @@ public struct GLESOptions: Sendable, Equatable, Hashable, CustomStringConvertibl
     public var pathStrategy: PathStrategyKind?
     /// Texel format of the raster-atlas coverage (R8 by default; R16F/R32F for precision experiments).
     public var coverageFormat: CoverageFormat
+    /// Raster atlas with R8 coverage only: bake premultiplied colour × coverage into a BGRA8 atlas and draw
+    /// the bands as plain rectangles into a BGRA8 frame, the shape llvmpipe's linear rasterizer takes
+    /// (used where the device is a software rasterizer offering GL_EXT_texture_format_BGRA8888). False: R8
+    /// coverage × instance colour, trapezoid bands, RGBA8 frame.
+    public var paintAtlas: Bool
 
     public enum CoverageFormat: String, Sendable, Equatable, Hashable, CaseIterable {
         case r8, r16f, r32f
     }
 
     public init(device: GLESDeviceSelection = .auto, pathStrategy: PathStrategyKind? = nil,
-                coverageFormat: CoverageFormat = .r8) {
+                coverageFormat: CoverageFormat = .r8, paintAtlas: Bool = true) {
         self.device = device
         self.pathStrategy = pathStrategy
         self.coverageFormat = coverageFormat
+        self.paintAtlas = paintAtlas
     }
 
     public var description: String {
         var s = "gles(device: \(device)"
         if let pathStrategy { s += ", pathStrategy: \(pathStrategy)" }
         if coverageFormat != .r8 { s += ", coverageFormat: \(coverageFormat.rawValue)" }
+        if !paintAtlas { s += ", paintAtlas: false" }
         return s + ")"
     }
 }
@@ -156,7 +197,11 @@ final class GLESBackend: RenderBackend {
         }
         switch strategyKind {
         case .rasterAtlas:
-            strategy = RasterAtlasStrategy(format: format, maxTextureSize: context.maxTextureSize, workers: planner.workers)
+            // The paint form (BGRA8 colour × coverage, rectangles) is what llvmpipe's linear path takes.
+            let paint = options.paintAtlas && format == .r8 && context.isSoftwareDevice
+                && context.has("GL_EXT_texture_format_BGRA8888")
+            strategy = RasterAtlasStrategy(format: format, paint: paint, maxTextureSize: context.maxTextureSize,
+                                           workers: planner.workers)
         case .gpuTessellation:
             strategy = TessellationStrategy(maxTextureSize: context.maxTextureSize)
         }

@@ -120,7 +120,7 @@ final class GLResources {
         stats.vertexArrays += 1
         vertexArrays[pipeline] = v
         cache.bindVertexArray(v)
-        let attributes: [GLuint] = pipeline == .tessAccumulate ? [0, 1] : [0, 1, 2, 3]
+        let attributes: [GLuint] = pipeline == .tessAccumulate || pipeline == .atlasBlit ? [0, 1] : [0, 1, 2, 3]
         for a in attributes {
             glEnableVertexAttribArray(a)
             glVertexAttribDivisor(a, 1)
@@ -167,6 +167,8 @@ final class GLResources {
     static func glFormat(_ f: TextureFormat) -> (internal: GLint, format: GLenum, type: GLenum) {
         switch f {
         case .rgba8: return (GL_RGBA8, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE))
+        // GL_EXT_texture_format_BGRA8888: unsized BGRA_EXT as internal format and format.
+        case .bgra8: return (GLint(GL_BGRA_EXT), GLenum(GL_BGRA_EXT), GLenum(GL_UNSIGNED_BYTE))
         case .r8: return (GL_R8, GLenum(GL_RED), GLenum(GL_UNSIGNED_BYTE))
         case .r16f: return (GL_R16F, GLenum(GL_RED), GLenum(GL_HALF_FLOAT))
         case .r32f: return (GL_R32F, GLenum(GL_RED), GLenum(GL_FLOAT))

@@ -98,15 +98,20 @@ struct AtlasLayout {
 
 /// Shelf packing: rectangles go left to right on shelves; a shelf is reused by rectangles at most a quarter
 /// (plus 4 rows) shorter than it, so little height is wasted, and a new shelf opens below the last.
+/// `tight`: at most an eighth (plus 3 rows) shorter, for atlases that upload only each shelf's used part
+/// (the raster atlas: measured on S1-fills, 32.1 MiB of BGRA8 uploads instead of 34.5 MiB, and a lower atlas).
 struct ShelfPacker {
     let width: Int
     let maxHeight: Int
-    private var shelves: [(y: Int, height: Int, used: Int)] = []
+    var tight = false
+    /// The shelves so far, top to bottom: first row, rows, columns used from the left.
+    private(set) var shelves: [(y: Int, height: Int, used: Int)] = []
     private(set) var usedHeight = 0
 
-    init(width: Int, maxHeight: Int) {
+    init(width: Int, maxHeight: Int, tight: Bool = false) {
         self.width = width
         self.maxHeight = maxHeight
+        self.tight = tight
     }
 
     mutating func reset() {
@@ -114,28 +119,36 @@ struct ShelfPacker {
         usedHeight = 0
     }
 
-    mutating func allocate(width w: Int, height h: Int) -> (x: Int, y: Int)? {
+    /// A `w × h` slot: its top-left texel and the index of its shelf; nil when the atlas is full.
+    mutating func allocate(width w: Int, height h: Int) -> (x: Int, y: Int, shelf: Int)? {
         guard w <= width, h <= maxHeight else { return nil }
         for i in shelves.indices.reversed() {
             let s = shelves[i]
-            if s.height >= h && s.height <= h + h / 4 + 4 && s.used + w <= width {
+            let slack = tight ? h / 8 + 3 : h / 4 + 4
+            if s.height >= h && s.height <= h + slack && s.used + w <= width {
                 shelves[i].used += w
-                return (s.used, s.y)
+                return (s.used, s.y, i)
             }
         }
         let sh = min(maxHeight, (h + 3) & ~3)
         guard usedHeight + sh <= maxHeight else { return nil }
         shelves.append((usedHeight, sh, w))
         usedHeight += sh
-        return (0, usedHeight - sh)
+        return (0, usedHeight - sh, shelves.count - 1)
     }
 }
 
 /// A path strategy: prepared paths → atlas work and cover draws in the command buffer.
 protocol PathStrategy: AnyObject {
     var kind: PathStrategyKind { get }
+    /// The frame target's texel format (what the strategy's programs blend into).
+    var frameFormat: TextureFormat { get }
     func encode(_ paths: [PreparedPath], stores: [Polygons], frame: FrameEncoding,
                 into cb: inout CommandBuffer, timings: inout GLESFrameTimings) throws
+}
+
+extension PathStrategy {
+    var frameFormat: TextureFormat { .rgba8 }
 }
 
 /// What a strategy needs to know about the frame it draws into.
@@ -226,7 +239,7 @@ final class Planner {
         }
         if first > 0 { prepared.removeFirst(first) }
         let frame = FrameEncoding(width: target.width, height: target.height, clearColor: clear)
-        cb.declare(.frame, TextureDesc(width: target.width, height: target.height, format: .rgba8))
+        cb.declare(.frame, TextureDesc(width: target.width, height: target.height, format: strategy.frameFormat))
         try strategy.encode(prepared, stores: stores, frame: frame, into: &cb, timings: &timings)
         _ = frame.framePass(in: &cb)  // a frame with nothing drawn still clears
         timings.coverage += Double(DispatchTime.now().uptimeNanoseconds - t1) / 1e9

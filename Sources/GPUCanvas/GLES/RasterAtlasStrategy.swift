@@ -16,15 +16,23 @@
 //    Only bands reach the atlas: the empty parts of a sparse path's box (a stroke's, a star's) cost
 //    neither atlas space, nor upload, nor blended pixels.
 // 3. In order: bands are shelf-packed into a 2048-wide atlas; a full atlas starts a new batch.
-// 4. On all cores: band rows are copied from the arenas into the batch's staging rows.
-// 5. Per batch: upload the atlas rows, draw the batch's instances.
+// 4. On all cores: band rows are copied from the arenas into the staging of their shelf (in the paint form,
+//    through a per-path table from coverage to premultiplied BGRA8 colour × coverage).
+// 5. Per batch: upload the used part of each shelf, draw the batch's instances.
+//
+// The paint form (`paint`, llvmpipe's default) is shaped for Mesa's linear rasterizer: see the design note
+// in GLESBackend.swift for its conditions and measurements.
 
 import Foundation
 
 final class RasterAtlasStrategy: PathStrategy {
     var kind: PathStrategyKind { .rasterAtlas }
-    /// Texel format of the coverage atlas: R8 by default.
+    /// Texel format of the coverage the accumulator writes: R8 by default.
     let format: TextureFormat
+    /// Paint form (llvmpipe's linear path): the atlas holds premultiplied colour × coverage as BGRA8, bands
+    /// are plain rectangles, the frame is BGRA8 and the composite is `atlasBlit`. Only with R8 coverage.
+    let paint: Bool
+    var frameFormat: TextureFormat { paint ? .bgra8 : .rgba8 }
     /// 2048 × up to 8192 texels (16 MiB of R8, allocated only as far as a frame needs). One tall atlas rather
     /// than several 2048² ones: re-uploading an atlas that a queued draw still reads makes llvmpipe finish
     /// that draw first, which serialises CPU and rasterizer (measured on S1-fills: 66 ms with four 2048²
@@ -55,12 +63,17 @@ final class RasterAtlasStrategy: PathStrategy {
         var insets: (Int16, Int16, Int16, Int16)
         var arenaOffset: Int
         var atlasX = 0, atlasY = 0
+        var shelf = 0
     }
 
+    /// One atlas's worth of bands. Only the used part of each shelf is staged and uploaded (one upload per
+    /// shelf, its rows `used` texels apart in staging): the gaps right of a shelf's last band and below the
+    /// last shelf cost no bytes.
     private struct Batch {
         var bands: Range<Int>  // indices into the concatenated band list
         var usedHeight: Int
-        var staging = 0
+        var shelves: [(y: Int, height: Int, used: Int)]
+        var shelfStaging: [Int] = []
     }
 
     /// One worker's scratch: its accumulator, piece texels, band arena and bands.
@@ -80,8 +93,9 @@ final class RasterAtlasStrategy: PathStrategy {
         }
     }
 
-    init(format: TextureFormat = .r8, maxTextureSize: Int, workers: Int) {
+    init(format: TextureFormat = .r8, paint: Bool = false, maxTextureSize: Int, workers: Int) {
         self.format = format
+        self.paint = paint && format == .r8
         atlasWidth = min(2048, maxTextureSize)
         atlasMaxHeight = min(8192, maxTextureSize)
         self.workers = workers
@@ -91,6 +105,11 @@ final class RasterAtlasStrategy: PathStrategy {
                 into cb: inout CommandBuffer, timings: inout GLESFrameTimings) throws {
         guard !paths.isEmpty else { return }
         let bpp = format.bytesPerTexel
+        let paint = self.paint
+        let atlasFormat: TextureFormat = paint ? .bgra8 : format
+        let atlasBpp = atlasFormat.bytesPerTexel
+        let pad = paint ? 0 : CoverageAccumulator.bandPadding
+        let pipeline: Pipeline = paint ? .atlasBlit : .atlasCover
         let pieceW = min(maxPiece.width, atlasWidth), pieceH = min(maxPiece.height, atlasMaxHeight)
 
         // 1. Pieces.
@@ -156,24 +175,24 @@ final class RasterAtlasStrategy: PathStrategy {
                     }
                     worker.bands.append(Band(piece: i, rect: PixelRect(x: piece.rect.x + b.x, y: piece.rect.y + b.y,
                                                                        width: b.width, height: b.height),
-                                             insets: shape.insets, arenaOffset: offset))
+                                             insets: paint ? (0, 0, 0, 0) : shape.insets, arenaOffset: offset))
                 }
             }
         }
 
         // 3. Packing, in order (workers own contiguous runs of pieces, so their band lists concatenate in order).
-        var packer = ShelfPacker(width: atlasWidth, maxHeight: atlasMaxHeight)
+        var packer = ShelfPacker(width: atlasWidth, maxHeight: atlasMaxHeight, tight: true)
         batches.removeAll(keepingCapacity: true)
         var bandCount = 0
         var batchStart = 0
         for worker in workerState.prefix(ranges.count) {
             for k in worker.bands.indices {
-                // Each band gets zero columns on both sides (`CoverageAccumulator.bandPadding`).
+                // Each trapezoid band gets zero columns on both sides (`CoverageAccumulator.bandPadding`).
                 let r = worker.bands[k].rect
-                let pad = CoverageAccumulator.bandPadding
                 var slot = packer.allocate(width: r.width + 2 * pad, height: r.height)
                 if slot == nil {
-                    batches.append(Batch(bands: batchStart ..< bandCount, usedHeight: packer.usedHeight))
+                    batches.append(Batch(bands: batchStart ..< bandCount, usedHeight: packer.usedHeight,
+                                         shelves: packer.shelves))
                     batchStart = bandCount
                     packer.reset()
                     slot = packer.allocate(width: r.width + 2 * pad, height: r.height)
@@ -181,28 +200,44 @@ final class RasterAtlasStrategy: PathStrategy {
                 let s = slot!  // a fresh atlas holds any band: bands are at most maxPiece, half the atlas
                 worker.bands[k].atlasX = s.x + pad
                 worker.bands[k].atlasY = s.y
+                worker.bands[k].shelf = s.shelf
                 bandCount += 1
             }
         }
-        if bandCount > batchStart { batches.append(Batch(bands: batchStart ..< bandCount, usedHeight: packer.usedHeight)) }
+        if bandCount > batchStart {
+            batches.append(Batch(bands: batchStart ..< bandCount, usedHeight: packer.usedHeight, shelves: packer.shelves))
+        }
         guard !batches.isEmpty else { return }
 
         var maxUsed = 0
         for b in batches.indices {
-            batches[b].staging = cb.reserveStaging(batches[b].usedHeight * atlasWidth * bpp)
+            // Paint form: every texel a rectangle samples is written below, so the shelves' gaps need no zeroing.
+            batches[b].shelfStaging = batches[b].shelves.map {
+                cb.reserveStaging($0.height * $0.used * atlasBpp, zeroed: !paint)
+            }
             maxUsed = max(maxUsed, batches[b].usedHeight)
         }
-        cb.declare(.atlas(0), TextureDesc(width: atlasWidth, height: maxUsed, format: format))
+        cb.declare(.atlas(0), TextureDesc(width: atlasWidth, height: maxUsed, format: atlasFormat))
         let instanceBytes = bandCount * CoverInstance.stride
         let instanceStart = cb.reserveStaging(instanceBytes)
-        let bufferOffset = cb.reserveInstances(bandCount, pipeline: .atlasCover)
+        let bufferOffset = cb.reserveInstances(bandCount, pipeline: pipeline)
 
         // 4. Band texels into the staging atlas rows (on all cores), and the instance records.
         var firstBand: [Int] = []  // global index of each worker's first band
         var n = 0
         for worker in workerState.prefix(ranges.count) { firstBand.append(n); n += worker.bands.count }
-        let atlasRowBytes = atlasWidth * bpp
         let batchList = batches
+        // Paint form: each band's colour as 8.24 fixed point, so texel = round(colour × coverage) for
+        // coverage 0…255 ((cov · C + 2^23) >> 24 stays below 2^32).
+        var paintColors: [SIMD4<UInt32>] = []
+        if paint {
+            paintColors.reserveCapacity(paths.count)
+            for p in paths {
+                func q(_ c: Float) -> UInt32 { UInt32((min(max(c, 0), 1) * 16_777_216).rounded()) }
+                // BGRA byte order.
+                paintColors.append(SIMD4(q(p.color.b), q(p.color.g), q(p.color.r), q(p.color.a)))
+            }
+        }
         do {
             let stagingBase = cb.staging.base
             let base = UncheckedSendable(stagingBase)
@@ -210,14 +245,35 @@ final class RasterAtlasStrategy: PathStrategy {
             parallelForEach(ranges.count) { w in
                 let worker = states.value[w]
                 var batch = 0
+                // Paint form: the texel of each coverage value for the current band's path.
+                let lut = UnsafeMutablePointer<UInt32>.allocate(capacity: 256)
+                defer { lut.deallocate() }
+                var lutPath = -1
                 for (k, band) in worker.bands.enumerated() {
                     let g = firstBand[w] + k
                     while g >= batchList[batch].bands.upperBound { batch += 1 }
                     let src = worker.arena.pointer + band.arenaOffset
-                    let dst = base.value + batchList[batch].staging + band.atlasY * atlasRowBytes + band.atlasX * bpp
+                    let shelf = batchList[batch].shelves[band.shelf]
+                    let atlasRowBytes = shelf.used * atlasBpp
+                    let dst = base.value + batchList[batch].shelfStaging[band.shelf]
+                        + (band.atlasY - shelf.y) * atlasRowBytes + band.atlasX * atlasBpp
                     let rowBytes = band.rect.width * bpp
-                    for r in 0 ..< band.rect.height {
-                        (dst + r * atlasRowBytes).copyMemory(from: src + r * rowBytes, byteCount: rowBytes)
+                    if paint {
+                        let path = pieces[band.piece].path
+                        if path != lutPath {
+                            Self.paintTable(color: paintColors[path], into: lut)
+                            lutPath = path
+                        }
+                        let width = band.rect.width
+                        for r in 0 ..< band.rect.height {
+                            let cov = src + r * rowBytes
+                            let out = (dst + r * atlasRowBytes).assumingMemoryBound(to: UInt32.self)
+                            for i in 0 ..< width { out[i] = lut[Int(cov[i])] }
+                        }
+                    } else {
+                        for r in 0 ..< band.rect.height {
+                            (dst + r * atlasRowBytes).copyMemory(from: src + r * rowBytes, byteCount: rowBytes)
+                        }
                     }
                 }
             }
@@ -232,7 +288,7 @@ final class RasterAtlasStrategy: PathStrategy {
                                                r: p.color.r, g: p.color.g, b: p.color.b, a: p.color.a,
                                                leftTop: band.insets.0, leftBottom: band.insets.1,
                                                rightTop: band.insets.2, rightBottom: band.insets.3)
-                    cb.coveredPixels += BandShape(rect: band.rect, insets: band.insets).area
+                    cb.coveredPixels += paint ? band.rect.area : BandShape(rect: band.rect, insets: band.insets).area
                     i += 1
                 }
             }
@@ -242,16 +298,29 @@ final class RasterAtlasStrategy: PathStrategy {
         let pass = frame.framePass(in: &cb)
         cb.passes[pass].commands.append(.uploadInstances(range: instanceStart ..< instanceStart + instanceBytes,
                                                          bufferOffset: bufferOffset, count: bandCount,
-                                                         pipeline: .atlasCover))
-        cb.passes[pass].commands.append(.bindPipeline(.atlasCover))
+                                                         pipeline: pipeline))
+        cb.passes[pass].commands.append(.bindPipeline(pipeline))
         cb.passes[pass].commands.append(.bindTexture(unit: 0, .atlas(0)))
         for batch in batches {
-            cb.passes[pass].commands.append(.uploadTexture(.atlas(0), rect: TexelRect(x: 0, y: 0, width: atlasWidth,
-                                                                                     height: batch.usedHeight),
-                                                           format: format, source: batch.staging))
+            for (shelf, staging) in zip(batch.shelves, batch.shelfStaging) {
+                cb.passes[pass].commands.append(.uploadTexture(.atlas(0), rect: TexelRect(x: 0, y: shelf.y, width: shelf.used,
+                                                                                         height: shelf.height),
+                                                               format: atlasFormat, source: staging))
+            }
             cb.passes[pass].commands.append(.draw(instanceCount: batch.bands.count,
                                                   bufferOffset: bufferOffset + batch.bands.lowerBound * CoverInstance.stride,
-                                                  pipeline: .atlasCover))
+                                                  pipeline: pipeline))
+        }
+    }
+
+    /// The premultiplied BGRA texel of each R8 coverage value 0…255: each channel round(colour × coverage),
+    /// with the colour in 8.24 fixed point (`color`: B, G, R, A).
+    static func paintTable(color c: SIMD4<UInt32>, into table: UnsafeMutablePointer<UInt32>) {
+        var acc = SIMD4<UInt32>(repeating: 1 << 23)
+        for cov in 0 ..< 256 {
+            let v = acc &>> 24
+            table[cov] = v.x | (v.y << 8) | (v.z << 16) | (v.w << 24)
+            acc &+= c
         }
     }
 }
