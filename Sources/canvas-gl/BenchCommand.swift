@@ -136,16 +136,10 @@ private func ms(since start: ContinuousClock.Instant) -> Double {
 private func num(_ v: Double) -> String { String(format: "%.3f", v) }
 private func fixed(_ v: Double) -> String { String(format: "%.2f", v) }
 
-/// A JSON string literal.
+/// A JSON string literal, escaped by Foundation's encoder: `quoted("a\"b")` → `"a\"b"`.
 func quoted(_ s: String) -> String {
-    var out = "\""
-    for u in s.unicodeScalars {
-        switch u {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case _ where u.value < 0x20: out += String(format: "\\u%04x", u.value)
-        default: out.unicodeScalars.append(u)
-        }
-    }
-    return out + "\""
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .withoutEscapingSlashes
+    // Encoding a String cannot fail.
+    return String(decoding: (try? encoder.encode(s)) ?? Data("\"\"".utf8), as: UTF8.self)
 }
