@@ -122,6 +122,39 @@ final class CommandBufferTests: XCTestCase {
         XCTAssertLessThanOrEqual(d.maxDiff, 1, "\(d)")
     }
 
+    /// The paint-row fast paths (eight 255s, eight 0s) give the same texels as a lookup per byte, at every
+    /// alignment and row length, including the tail after the last full group of eight.
+    func testPaintRowRunsMatchTheTable() {
+        let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 256)
+        defer { table.deallocate() }
+        RasterAtlasStrategy.paintTable(color: SIMD4(8_000_000, 4_000_000, 16_777_216, 12_000_000), into: table)
+        XCTAssertEqual(table[0], 0)
+        XCTAssertEqual(table[255], 0xB6FF_3D7A)  // A 182, R 255, G 61, B 122: round(255 · c / 2^24)
+        var rng = SystemRandomNumberGenerator()
+        for length in [0, 1, 7, 8, 9, 16, 23, 64, 101] {
+            // Runs of 255 and of 0 with partial values between them, so groups of eight are mixed and pure.
+            var coverage: [UInt8] = []
+            while coverage.count < length {
+                let run = Int.random(in: 1 ... 19, using: &rng)
+                let kind = Int.random(in: 0 ... 2, using: &rng)
+                for _ in 0 ..< run {
+                    coverage.append(kind == 0 ? 255 : kind == 1 ? 0 : UInt8.random(in: 0 ... 255, using: &rng))
+                }
+            }
+            coverage.removeLast(coverage.count - length)
+            var out = [UInt32](repeating: 0xDEAD_BEEF, count: length)
+            coverage.withUnsafeBufferPointer { c in
+                out.withUnsafeMutableBufferPointer { o in
+                    if length > 0 {
+                        RasterAtlasStrategy.paintRow(coverage: c.baseAddress!, count: length, table: table,
+                                                     into: o.baseAddress!)
+                    }
+                }
+            }
+            XCTAssertEqual(out, coverage.map { table[Int($0)] }, "length \(length), coverage \(coverage)")
+        }
+    }
+
     func testCountsOfAHandBuiltBuffer() {
         var cb = CommandBuffer()
         cb.declare(.frame, TextureDesc(width: 8, height: 8, format: .rgba8))

@@ -266,9 +266,8 @@ final class RasterAtlasStrategy: PathStrategy {
                         }
                         let width = band.rect.width
                         for r in 0 ..< band.rect.height {
-                            let cov = src + r * rowBytes
-                            let out = (dst + r * atlasRowBytes).assumingMemoryBound(to: UInt32.self)
-                            for i in 0 ..< width { out[i] = lut[Int(cov[i])] }
+                            Self.paintRow(coverage: src + r * rowBytes, count: width, table: lut,
+                                          into: (dst + r * atlasRowBytes).assumingMemoryBound(to: UInt32.self))
                         }
                     } else {
                         for r in 0 ..< band.rect.height {
@@ -310,6 +309,33 @@ final class RasterAtlasStrategy: PathStrategy {
             cb.passes[pass].commands.append(.draw(instanceCount: batch.bands.count,
                                                   bufferOffset: bufferOffset + batch.bands.lowerBound * CoverInstance.stride,
                                                   pipeline: pipeline))
+        }
+    }
+
+    /// One band row in the paint form: `out[i] = table[coverage[i]]`. Most of a filled shape's band is its
+    /// interior (coverage 255) or the empty corners beside it (0), so eight coverage bytes are tested at once
+    /// and such runs are stored as eight equal texels without the table lookups: on S1-fills this pass took
+    /// 1.5 ns per texel with a lookup each.
+    @inline(__always)
+    static func paintRow(coverage: UnsafePointer<UInt8>, count: Int, table: UnsafePointer<UInt32>,
+                         into out: UnsafeMutablePointer<UInt32>) {
+        let full = SIMD8<UInt32>(repeating: table[255])
+        let empty = SIMD8<UInt32>(repeating: table[0])
+        var i = 0
+        while i + 8 <= count {
+            let eight = UnsafeRawPointer(coverage + i).loadUnaligned(as: UInt64.self)
+            if eight == ~0 {
+                UnsafeMutableRawPointer(out + i).storeBytes(of: full, as: SIMD8<UInt32>.self)
+            } else if eight == 0 {
+                UnsafeMutableRawPointer(out + i).storeBytes(of: empty, as: SIMD8<UInt32>.self)
+            } else {
+                for k in i ..< i + 8 { out[k] = table[Int(coverage[k])] }
+            }
+            i += 8
+        }
+        while i < count {
+            out[i] = table[Int(coverage[i])]
+            i += 1
         }
     }
 
