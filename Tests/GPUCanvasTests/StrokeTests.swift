@@ -207,6 +207,78 @@ final class StrokeTests: XCTestCase {
         }
     }
 
+    // MARK: Curve ends use the curve's tangent, not the last chord
+
+    /// A quarter circle (one cubic) from (50, 0) to (0, 50) around the origin ends going in −x at (0, 50), so
+    /// its butt cap is the segment x = 0 from y = 40 to 60 (half-width 10). The last chord of the flattened
+    /// arc is off that tangent by ~√(2·0.025/50) ≈ 0.03 rad, which put the cap corners ~0.3 units off.
+    func testButtCapsOfACurveArePerpendicularToItsEndTangents() {
+        var p = Path()
+        p.move(to: CGPoint(x: 50, y: 0))
+        let k = 50 * 0.5522847498
+        p.addCurve(to: CGPoint(x: 0, y: 50), control1: CGPoint(x: 50, y: k), control2: CGPoint(x: k, y: 50))
+        let o = G.outline(p, StrokeStyle(lineWidth: 20))
+        XCTAssertEqual(o.contourCount, 1)
+        func has(_ x: Double, _ y: Double) -> Bool {
+            o.points.contains { abs($0.x - x) < G.exact && abs($0.y - y) < G.exact }
+        }
+        // End cap corners (0, 60), (0, 40); start cap corners (40, 0), (60, 0): the tangents there are exact.
+        for (x, y) in [(0.0, 60.0), (0.0, 40.0), (40.0, 0.0), (60.0, 0.0)] {
+            XCTAssertTrue(has(x, y), "cap corner (\(x), \(y)) missing")
+        }
+    }
+
+    /// Two curves meet at (100, 0) with end tangents 29° apart as the curves go (miter ratio
+    /// 1/sin(14.5°) ≈ 3.99, under the limit 4): a miter, with its tip exactly where the tangents put it. Their
+    /// last and first chords turn a little further (ratio above 4), which used to bevel this corner.
+    func testMiterAtACurveCornerUsesTheTangents() {
+        let theta = 29.0 * Double.pi / 180  // angle between the two segments at the corner
+        // Arriving along +x; leaving towards (−cos θ, sin θ), i.e. turning back by π − θ.
+        var p = Path()
+        p.move(to: CGPoint(x: 0, y: 0))
+        p.addCurve(to: CGPoint(x: 100, y: 0), control1: CGPoint(x: 30, y: 60), control2: CGPoint(x: 70, y: 0))
+        let bx = -cos(theta), by = sin(theta)
+        p.addCurve(to: CGPoint(x: 100 + 100 * bx - 40, y: 100 * by),
+                   control1: CGPoint(x: 100 + 30 * bx, y: 30 * by), control2: CGPoint(x: 60, y: 100))
+        let h = 6.0
+        let style = StrokeStyle(lineWidth: 2 * h, lineCap: .butt, lineJoin: .miter, miterLimit: 4)
+        let o = G.outline(p, style)
+        // The outer side of the turn is below the x axis here (the path turns left, towards +y):
+        // tip = v + h·(n1 + n2)/(1 + a·b) with n = the direction turned −90° on the outer side.
+        let ax = 1.0, ay = 0.0
+        let dot = ax * bx + ay * by
+        let n1 = (ay, -ax), n2 = (by, -bx)
+        let tip = (100 + h * (n1.0 + n2.0) / (1 + dot), h * (n1.1 + n2.1) / (1 + dot))
+        XCTAssertLessThan(1 / sin(theta / 2), 4)
+        XCTAssertTrue(o.points.contains { abs($0.x - tip.0) < 1e-6 && abs($0.y - tip.1) < 1e-6 },
+                      "miter tip \(tip) missing")
+    }
+
+    /// Dashes that start inside a curve get caps across the curve there: on a circle each butt cap must lie
+    /// along the radius through its midpoint. The chord a cut falls on is off the circle's tangent by up to
+    /// √(2·sagitta/R) ≈ 0.03 rad for R = 50; the tangents of the chord's ends, blended, are off the κ curve's
+    /// by about the square of that (1e−3), and the κ curve's own tangent is off the circle's by up to
+    /// 1.26e−3 rad (computed from its control points). 1.5e−3 allows both and is 20× below the chords' error.
+    func testDashCapsInsideACurveAreCutAcrossTheCurve() {
+        let circle = Path(ellipseIn: CGRect(x: -50, y: -50, width: 100, height: 100))
+        let o = G.outline(circle, StrokeStyle(lineWidth: 20, dash: [7, 3]))
+        XCTAssertEqual(o.contourCount, 32)  // 2π·50 / 10 ≈ 31.4 dashes
+        let capAngleTolerance = 1.5e-3
+        var worst = 0.0
+        for c in 0 ..< o.contourCount {
+            // A butt-capped dash contour starts and ends on its start cap's two corners.
+            let r = o.contourRange(c)
+            let a = o.points[r.lowerBound], b = o.points[r.upperBound - 1]
+            let dx = b.x - a.x, dy = b.y - a.y
+            let len = (dx * dx + dy * dy).squareRoot()
+            XCTAssertEqual(len, 20, accuracy: 1e-9)
+            let mx = (a.x + b.x) / 2, my = (a.y + b.y) / 2
+            let m = (mx * mx + my * my).squareRoot()
+            worst = max(worst, abs(dx / len * my / m - dy / len * mx / m))  // sin of the angle to the radius
+        }
+        XCTAssertLessThan(worst, capAngleTolerance)
+    }
+
     func testCurveInteriorIsSmoothWhateverTheJoinStyle() {
         var p = Path()
         p.move(to: CGPoint(x: 0, y: 0))

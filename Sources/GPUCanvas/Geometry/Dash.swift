@@ -69,6 +69,19 @@ extension Stroker {
         }
     }
 
+    /// The centreline's direction at fraction `f` of the chord p → q, for a dash's cap there: the curve
+    /// tangents at p and q (`Vertex`) blended linearly, which follows a curve's turn along the chord; the
+    /// chord itself on a line. `tangent(leaving: (0,0 → (1,0)), arriving: (10,0 ← (0,1)), at: 0.5, …)` →
+    /// (0.707, 0.707).
+    private static func tangent(leaving p: Vertex, arriving q: Vertex, at f: Double,
+                                chord: (Double, Double)) -> (Double, Double) {
+        let a = p.outX == 0 && p.outY == 0 ? chord : (p.outX, p.outY)
+        let b = q.inX == 0 && q.inY == 0 ? chord : (q.inX, q.inY)
+        let x = a.0 + (b.0 - a.0) * f, y = a.1 + (b.1 - a.1) * f
+        let len = (x * x + y * y).squareRoot()
+        return len.isNormal ? (x / len, y / len) : chord
+    }
+
     /// Splits every subpath of `input` into dashes appended to `out` as open subpaths (see the file note).
     /// `maxDashes` is `maxDashesPerPath` except in tests.
     static func dash(_ input: Polyline, pattern: DashPattern, maxDashes: Int = maxDashesPerPath,
@@ -129,15 +142,17 @@ extension Stroker {
                     t += remaining
                     let f = t / len
                     let x = p.x + dx * f, y = p.y + dy * f
+                    let (tx, ty) = tangent(leaving: p, arriving: q, at: f, chord: (ux, uy))
+                    let cut = Vertex(x: x, y: y, smooth: false, inX: tx, inY: ty, outX: tx, outY: ty)
                     if on {
-                        out.vertices.append(Vertex(x: x, y: y, smooth: false))
+                        out.vertices.append(cut)
                         out.subpaths.append(Subpath(start: pieceStart, end: out.vertices.count, closed: false,
                                                     dirX: ux, dirY: uy))
                         dashes += 1
                         if dashes >= maxDashes { return }
                     } else {
                         pieceStart = out.vertices.count
-                        out.vertices.append(Vertex(x: x, y: y, smooth: false))
+                        out.vertices.append(cut)
                     }
                     index = index + 1 == count ? 0 : index + 1
                     remaining = intervals[index]

@@ -35,29 +35,68 @@ enum Flatten {
         return max(1, min(maxSegmentsPerCurve, Int(n.rounded(.up))))
     }
 
-    /// Appends the points after p0 of a flattened quadratic (p2 last, exactly).
+    /// Appends the points after p0 of a flattened quadratic (p2 last, exactly), each with its parameter t.
     static func quad(_ p0: DevicePoint, _ p1: DevicePoint, _ p2: DevicePoint, tolerance: Double,
-                     into out: (DevicePoint) -> Void) {
+                     into out: (DevicePoint, Double) -> Void) {
         let n = quadSegments(p0, p1, p2, tolerance: tolerance)
         for i in 1 ..< n {
             let t = Double(i) / Double(n), u = 1 - t
             out(DevicePoint(x: u * u * p0.x + 2 * u * t * p1.x + t * t * p2.x,
-                            y: u * u * p0.y + 2 * u * t * p1.y + t * t * p2.y))
+                            y: u * u * p0.y + 2 * u * t * p1.y + t * t * p2.y), t)
         }
-        out(p2)
+        out(p2, 1)
     }
 
-    /// Appends the points after p0 of a flattened cubic (p3 last, exactly).
+    /// Appends the points after p0 of a flattened cubic (p3 last, exactly), each with its parameter t.
     static func cubic(_ p0: DevicePoint, _ p1: DevicePoint, _ p2: DevicePoint, _ p3: DevicePoint,
-                      tolerance: Double, into out: (DevicePoint) -> Void) {
+                      tolerance: Double, into out: (DevicePoint, Double) -> Void) {
         let n = cubicSegments(p0, p1, p2, p3, tolerance: tolerance)
         for i in 1 ..< n {
             let t = Double(i) / Double(n), u = 1 - t
             let a = u * u * u, b = 3 * u * u * t, c = 3 * u * t * t, d = t * t * t
             out(DevicePoint(x: a * p0.x + b * p1.x + c * p2.x + d * p3.x,
-                            y: a * p0.y + b * p1.y + c * p2.y + d * p3.y))
+                            y: a * p0.y + b * p1.y + c * p2.y + d * p3.y), t)
         }
-        out(p3)
+        out(p3, 1)
+    }
+
+    /// The unit tangent of a quadratic at parameter t, or (0, 0) where it has none (a degenerate curve).
+    /// At the ends a vanishing derivative (control point on the end point) gives the direction towards the
+    /// other points, the limit of the tangent there.
+    /// `quadTangent((0,0), (0,0), (10,0), t: 0)` → (1, 0).
+    static func quadTangent(_ p0: DevicePoint, _ p1: DevicePoint, _ p2: DevicePoint, t: Double) -> DevicePoint {
+        if t <= 0 { return unit(p1.x - p0.x, p1.y - p0.y) ?? unit(p2.x - p0.x, p2.y - p0.y) ?? DevicePoint(x: 0, y: 0) }
+        if t >= 1 { return unit(p2.x - p1.x, p2.y - p1.y) ?? unit(p2.x - p0.x, p2.y - p0.y) ?? DevicePoint(x: 0, y: 0) }
+        let u = 1 - t
+        return unit(u * (p1.x - p0.x) + t * (p2.x - p1.x), u * (p1.y - p0.y) + t * (p2.y - p1.y))
+            ?? DevicePoint(x: 0, y: 0)
+    }
+
+    /// The unit tangent of a cubic at parameter t, or (0, 0) where it has none (a cusp). At the ends a
+    /// vanishing derivative (a control point on its end point) gives the limit direction, towards the next
+    /// distinct control point. `cubicTangent((0,0), (0,0), (0,10), (10,10), t: 0)` → (0, 1).
+    static func cubicTangent(_ p0: DevicePoint, _ p1: DevicePoint, _ p2: DevicePoint, _ p3: DevicePoint,
+                             t: Double) -> DevicePoint {
+        let none = DevicePoint(x: 0, y: 0)
+        if t <= 0 {
+            return unit(p1.x - p0.x, p1.y - p0.y) ?? unit(p2.x - p0.x, p2.y - p0.y) ?? unit(p3.x - p0.x, p3.y - p0.y) ?? none
+        }
+        if t >= 1 {
+            return unit(p3.x - p2.x, p3.y - p2.y) ?? unit(p3.x - p1.x, p3.y - p1.y) ?? unit(p3.x - p0.x, p3.y - p0.y) ?? none
+        }
+        let u = 1 - t
+        let a = u * u, b = 2 * u * t, c = t * t
+        return unit(a * (p1.x - p0.x) + b * (p2.x - p1.x) + c * (p3.x - p2.x),
+                    a * (p1.y - p0.y) + b * (p2.y - p1.y) + c * (p3.y - p2.y)) ?? none
+    }
+
+    /// (dx, dy) scaled to length 1, or nil when it has no direction (zero, or not finite).
+    private static func unit(_ dx: Double, _ dy: Double) -> DevicePoint? {
+        let m = max(abs(dx), abs(dy))
+        guard m > 0, m.isFinite else { return nil }
+        let sx = dx / m, sy = dy / m  // rescaled first: no underflow for tiny control-point offsets
+        let len = (sx * sx + sy * sy).squareRoot()
+        return DevicePoint(x: sx / len, y: sy / len)
     }
 
     /// Flattens `path` under `transform` into closed device-space contours (fill semantics: every subpath is
@@ -92,12 +131,12 @@ enum Flatten {
             case .quadCurve(let p, let c):
                 ensureContour()
                 let p2 = dev(p)
-                quad(current, dev(c), p2, tolerance: tolerance) { polys.append($0) }
+                quad(current, dev(c), p2, tolerance: tolerance) { p, _ in polys.append(p) }
                 current = p2
             case .curve(let p, let c1, let c2):
                 ensureContour()
                 let p3 = dev(p)
-                cubic(current, dev(c1), dev(c2), p3, tolerance: tolerance) { polys.append($0) }
+                cubic(current, dev(c1), dev(c2), p3, tolerance: tolerance) { p, _ in polys.append(p) }
                 current = p3
             case .closeSubpath:
                 open = false

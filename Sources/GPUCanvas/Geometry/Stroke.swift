@@ -8,7 +8,11 @@
 // centreline. (3) Offset each polyline with a round pen of diameter lineWidth in user space, flattening round
 // joins, caps and dots with the other half of the budget, and map every outline point through the transform.
 // Mapping after offsetting is what makes the pen elliptical under a non-uniform scale, as in CoreGraphics. The
-// two halves add up: the outline lies within `tolerance` device pixels of the exact stroke. Hairlines
+// two halves add up: the outline lies within `tolerance` device pixels of the exact stroke. That needs one
+// more thing at the ends of curves: caps, the joins at corners and dash cuts take their directions from the
+// curve's tangents, which the flattener records on each vertex, not from the nearest chord (a chord is off
+// the tangent by up to √(2·sagitta/radius), i.e. 0.2 px on a pen 12 px wide, and miters near the limit
+// would flip to bevels). Hairlines
 // (lineWidth 0) are the exception: they are offset in DEVICE space with a pen 1 px wide (see `hairlineWidth`).
 //
 // Topology. The rasterizers accumulate winding-weighted area and clamp (coverage = min(|a|, 1)), so any part
@@ -100,10 +104,17 @@ enum Stroker {
 
     /// A vertex of a flattened centreline. `smooth` marks a point inside a flattened curve, which gets a round
     /// join whatever the style (the curve has no corner there).
+    ///
+    /// `inX, inY` / `outX, outY`: the unit tangent of the centreline arriving at / leaving the vertex (user
+    /// space), set on the points of curves; (0, 0) means "the chord's direction" (lines, cusps). Caps and the
+    /// joins at corners use them instead of the first or last chord of a flattened curve, which is off the
+    /// curve's end tangent by up to √(2·tolerance / radius): 0.2 px of cap or join position on a pen 12 px
+    /// wide, and enough angle to turn a miter near the limit into a bevel.
     struct Vertex: Equatable {
         var x: Double
         var y: Double
         var smooth: Bool
+        var inX = 0.0, inY = 0.0, outX = 0.0, outY = 0.0
     }
 
     /// One subpath of a `Polyline`: `vertices[start ..< end]`. A closed subpath's last edge returns to its first
@@ -143,6 +154,18 @@ enum Stroker {
                 open = true
             }
         }
+        // A curve's start tangent leaves the vertex it starts from; its end vertex is a corner whose outgoing
+        // direction the next element sets (a line's is its chord).
+        func setOut(_ d: DevicePoint, _ out: inout Polyline) {
+            out.vertices[out.vertices.count - 1].outX = d.x
+            out.vertices[out.vertices.count - 1].outY = d.y
+        }
+        func endCurve(_ out: inout Polyline) {
+            let last = out.vertices.count - 1
+            out.vertices[last].smooth = false
+            out.vertices[last].outX = 0
+            out.vertices[last].outY = 0
+        }
         func finish(closed: Bool, _ out: inout Polyline) {
             if open { out.subpaths.append(Subpath(start: first, end: out.vertices.count, closed: closed)) }
             open = false
@@ -164,20 +187,24 @@ enum Stroker {
             case .quadCurve(let p, let c):
                 guard ok(p), ok(c) else { return false }
                 begin(&out)
-                let p2 = pt(p)
-                Flatten.quad(current, pt(c), p2, tolerance: tolerance) {
-                    out.vertices.append(Vertex(x: $0.x, y: $0.y, smooth: true))
+                let p0 = current, p1 = pt(c), p2 = pt(p)
+                setOut(Flatten.quadTangent(p0, p1, p2, t: 0), &out)
+                Flatten.quad(p0, p1, p2, tolerance: tolerance) { q, t in
+                    let d = Flatten.quadTangent(p0, p1, p2, t: t)
+                    out.vertices.append(Vertex(x: q.x, y: q.y, smooth: t < 1, inX: d.x, inY: d.y, outX: d.x, outY: d.y))
                 }
-                out.vertices[out.vertices.count - 1].smooth = false
+                endCurve(&out)
                 current = p2
             case .curve(let p, let c1, let c2):
                 guard ok(p), ok(c1), ok(c2) else { return false }
                 begin(&out)
-                let p3 = pt(p)
-                Flatten.cubic(current, pt(c1), pt(c2), p3, tolerance: tolerance) {
-                    out.vertices.append(Vertex(x: $0.x, y: $0.y, smooth: true))
+                let p0 = current, p1 = pt(c1), p2 = pt(c2), p3 = pt(p)
+                setOut(Flatten.cubicTangent(p0, p1, p2, p3, t: 0), &out)
+                Flatten.cubic(p0, p1, p2, p3, tolerance: tolerance) { q, t in
+                    let d = Flatten.cubicTangent(p0, p1, p2, p3, t: t)
+                    out.vertices.append(Vertex(x: q.x, y: q.y, smooth: t < 1, inX: d.x, inY: d.y, outX: d.x, outY: d.y))
                 }
-                out.vertices[out.vertices.count - 1].smooth = false
+                endCurve(&out)
                 current = p3
             case .closeSubpath:
                 if open || pendingMove {
@@ -259,8 +286,21 @@ private struct StrokeVertex {
     var x: Double
     var y: Double
     var smooth: Bool
+    /// Unit tangents arriving and leaving (stroke space), (0, 0): the chord's (`Stroker.Vertex`).
+    var inX = 0.0, inY = 0.0, outX = 0.0, outY = 0.0
     /// The inner side turns at the crossing X of the offset lines (true) or goes through the vertex (false).
     var innerCrossing = false
+
+    /// The directions a cap or a corner's join uses: the curve tangents where there are any, else the
+    /// chords `a` (arriving) and `b` (leaving). Points inside a flattened curve keep their chords: their
+    /// joins approximate the offset curve between the chords, within the arc tolerance.
+    @inline(__always)
+    func joinDirections(_ a: Segment, _ b: Segment) -> (Double, Double, Double, Double) {
+        if smooth { return (a.ux, a.uy, b.ux, b.uy) }
+        let arriving = inX == 0 && inY == 0 ? (a.ux, a.uy) : (inX, inY)
+        let leaving = outX == 0 && outY == 0 ? (b.ux, b.uy) : (outX, outY)
+        return (arriving.0, arriving.1, leaving.0, leaving.1)
+    }
 }
 
 /// Offsets polylines into contours. Holds the output and scratch buffers, reused across subpaths, so the
@@ -450,15 +490,22 @@ private struct OutlineBuilder {
             let v = flat.vertices[i]
             let x = strokeIsUser ? v.x : toStroke.x(v.x, v.y)
             let y = strokeIsUser ? v.y : toStroke.y(v.x, v.y)
-            // Zero-length segments carry no direction: merge their ends (a corner wins over a smooth point).
+            let (inX, inY) = strokeDirection(v.inX, v.inY)
+            let (outX, outY) = strokeDirection(v.outX, v.outY)
+            // Zero-length segments carry no direction: merge their ends (a corner wins over a smooth point; the
+            // merged vertex leaves in the later one's direction).
             if let last = pts.last, last.x == x, last.y == y {
                 if !v.smooth { pts[pts.count - 1].smooth = false }
+                pts[pts.count - 1].outX = outX
+                pts[pts.count - 1].outY = outY
                 continue
             }
-            pts.append(StrokeVertex(x: x, y: y, smooth: v.smooth))
+            pts.append(StrokeVertex(x: x, y: y, smooth: v.smooth, inX: inX, inY: inY, outX: outX, outY: outY))
         }
         if sp.closed, pts.count > 1, pts[0].x == pts[pts.count - 1].x, pts[0].y == pts[pts.count - 1].y {
             if !pts[pts.count - 1].smooth { pts[0].smooth = false }
+            pts[0].inX = pts[pts.count - 1].inX
+            pts[0].inY = pts[pts.count - 1].inY
             pts.removeLast()
         }
         let n = pts.count
@@ -488,38 +535,48 @@ private struct OutlineBuilder {
         beginContour()
         if closed {
             for i in 0 ..< n {
-                let a = segs[i == 0 ? n - 1 : i - 1], b = segs[i]
-                emitJoin(pts[i], a.ux, a.uy, b.ux, b.uy, reversalIsOuter: true)
+                let (ax, ay, bx, by) = pts[i].joinDirections(segs[i == 0 ? n - 1 : i - 1], segs[i])
+                emitJoin(pts[i], ax, ay, bx, by, reversalIsOuter: true)
             }
             beginContour()
             // The right side is the left side of the reversed polyline: vertices 0, n−1, …, 1.
             for j in 0 ..< n {
                 let i = j == 0 ? 0 : n - j
-                let a = segs[i], b = segs[i == 0 ? n - 1 : i - 1]
-                emitJoin(pts[i], -a.ux, -a.uy, -b.ux, -b.uy, reversalIsOuter: false)
+                let (ax, ay, bx, by) = pts[i].joinDirections(segs[i == 0 ? n - 1 : i - 1], segs[i])
+                emitJoin(pts[i], -bx, -by, -ax, -ay, reversalIsOuter: false)
             }
             return
         }
-        let first = segs[0], last = segs[segCount - 1]
-        emit(pts[0].x - first.uy * h, pts[0].y + first.ux * h)
+        // The caps' directions: the curve tangents at the ends where there are any (`joinDirections`).
+        let start = pts[0], end = pts[n - 1]
+        let (_, _, fx, fy) = start.joinDirections(segs[0], segs[0])
+        let (lx, ly, _, _) = end.joinDirections(segs[segCount - 1], segs[segCount - 1])
+        emit(start.x - fy * h, start.y + fx * h)
         if n > 2 {
             for i in 1 ..< n - 1 {
-                let a = segs[i - 1], b = segs[i]
-                emitJoin(pts[i], a.ux, a.uy, b.ux, b.uy, reversalIsOuter: true)
+                let (ax, ay, bx, by) = pts[i].joinDirections(segs[i - 1], segs[i])
+                emitJoin(pts[i], ax, ay, bx, by, reversalIsOuter: true)
             }
         }
-        let end = pts[n - 1]
-        emit(end.x - last.uy * h, end.y + last.ux * h)
-        emitCap(end.x, end.y, last.ux, last.uy)
-        emit(end.x + last.uy * h, end.y - last.ux * h)
+        emit(end.x - ly * h, end.y + lx * h)
+        emitCap(end.x, end.y, lx, ly)
+        emit(end.x + ly * h, end.y - lx * h)
         if n > 2 {
             for i in stride(from: n - 2, through: 1, by: -1) {
-                let a = segs[i], b = segs[i - 1]
-                emitJoin(pts[i], -a.ux, -a.uy, -b.ux, -b.uy, reversalIsOuter: false)
+                let (ax, ay, bx, by) = pts[i].joinDirections(segs[i - 1], segs[i])
+                emitJoin(pts[i], -bx, -by, -ax, -ay, reversalIsOuter: false)
             }
         }
-        emit(pts[0].x + first.uy * h, pts[0].y - first.ux * h)
-        emitCap(pts[0].x, pts[0].y, -first.ux, -first.uy)
+        emit(start.x + fy * h, start.y - fx * h)
+        emitCap(start.x, start.y, -fx, -fy)
+    }
+
+    /// A user-space unit tangent in stroke space (hairlines stroke in device space), or (0, 0) for none.
+    private func strokeDirection(_ x: Double, _ y: Double) -> (Double, Double) {
+        guard !strokeIsUser, x != 0 || y != 0 else { return (x, y) }
+        let dx = toStroke.a * x + toStroke.c * y, dy = toStroke.b * x + toStroke.d * y
+        let len = (dx * dx + dy * dy).squareRoot()
+        return len.isNormal ? (dx / len, dy / len) : (0, 0)
     }
 
     /// Decides, vertex by vertex, whether the inner side may turn at the crossing X of the two inner offset
@@ -528,16 +585,17 @@ private struct OutlineBuilder {
     /// segment's other end. Decided greedily in path order, so both sides of the stroke see the same answer.
     private mutating func decideInnerCrossings(closed: Bool) {
         let n = pts.count
-        func need(_ a: Segment, _ b: Segment) -> Double {
-            let cross = abs(a.ux * b.uy - a.uy * b.ux)
-            let denom = 1 + (a.ux * b.ux + a.uy * b.uy)
+        func need(_ a: Segment, _ b: Segment, at i: Int) -> Double {
+            let (ax, ay, bx, by) = pts[i].joinDirections(a, b)
+            let cross = abs(ax * by - ay * bx)
+            let denom = 1 + (ax * bx + ay * by)
             guard cross > 0, denom > 0 else { return .infinity }
             return max(h * cross / denom, h * cross)
         }
         var consumed = 0.0  // length of the current segment's start taken by the previous vertex's kite
         var consumedAtEnd = 0.0  // closed: length of the last segment's end taken by vertex 0's kite
         if closed {
-            let m = need(segs[n - 1], segs[0])
+            let m = need(segs[n - 1], segs[0], at: 0)
             pts[0].innerCrossing = m <= segs[n - 1].length && m <= segs[0].length
             if pts[0].innerCrossing { consumed = m; consumedAtEnd = m }
         }
@@ -545,7 +603,7 @@ private struct OutlineBuilder {
         guard last >= 1 else { return }
         for i in 1 ... last {
             let a = segs[i - 1], b = segs[i]
-            let m = need(a, b)
+            let m = need(a, b, at: i)
             let availableOut = b.length - (closed && i == n - 1 ? consumedAtEnd : 0)
             let use = m <= a.length - consumed && m <= availableOut
             pts[i].innerCrossing = use
