@@ -109,70 +109,57 @@ final class TessellationStrategy: PathStrategy {
         // Device → atlas texels.
         let ox = Double(piece.atlasX) - left, oy = Double(piece.atlasY) - top
         if antialiased {
+            // Area accumulation: clip to the piece's columns, split at its top and bottom.
             let limit = Float(Double(piece.atlasY + piece.rect.height))
             forEachPreparedEdge(polys, contours: contours) { x0, y0, x1, y1 in
-                guard x0 != x1, min(x0, x1) < right, max(x0, x1) > left, min(y0, y1) < bottom else { return }
-                // Clip to the piece's columns.
-                var ax = x0, ay = y0, bx = x1, by = y1
-                let dx = x1 - x0, dy = y1 - y0
-                if min(ax, bx) < left || max(ax, bx) > right {
-                    let t0 = max(0, min(1, ((x0 < x1 ? left : right) - x0) / dx))
-                    let t1 = max(0, min(1, ((x0 < x1 ? right : left) - x0) / dx))
-                    ax = x0 + dx * t0; ay = y0 + dy * t0
-                    bx = x0 + dx * t1; by = y0 + dy * t1
-                    ax = min(max(ax, left), right); bx = min(max(bx, left), right)
-                }
-                // Split at the top and bottom edges: above → onto the top edge, below → dropped.
-                splitY(ax, ay, bx, by, top, bottom) { sx0, sy0, sx1, sy1 in
-                    let my = (sy0 + sy1) * 0.5
-                    guard my < bottom, sx0 != sx1 else { return }
-                    let (py0, py1) = my < top ? (top, top) : (sy0, sy1)
-                    segments.append(SegmentInstance(x0: Float(sx0 + ox), y0: Float(py0 + oy), x1: Float(sx1 + ox),
-                                                    y1: Float(py1 + oy), limit: limit, mode: 0))
+                clipEdge(x0, y0, x1, y1, along: left, right, across: top, bottom) { ax0, cy0, ax1, cy1 in
+                    segments.append(SegmentInstance(x0: Float(ax0 + ox), y0: Float(cy0 + oy), x1: Float(ax1 + ox),
+                                                    y1: Float(cy1 + oy), limit: limit, mode: 0))
                 }
             }
         } else {
+            // Centre sampling (crossings along rows): the same with the axes swapped.
             let limit = Float(Double(piece.atlasX + piece.rect.width))
             forEachPreparedEdge(polys, contours: contours) { x0, y0, x1, y1 in
-                guard y0 != y1, min(y0, y1) < bottom, max(y0, y1) > top, min(x0, x1) < right else { return }
-                // Clip to the piece's rows.
-                var ax = x0, ay = y0, bx = x1, by = y1
-                let dx = x1 - x0, dy = y1 - y0
-                if min(ay, by) < top || max(ay, by) > bottom {
-                    let t0 = max(0, min(1, ((y0 < y1 ? top : bottom) - y0) / dy))
-                    let t1 = max(0, min(1, ((y0 < y1 ? bottom : top) - y0) / dy))
-                    ax = x0 + dx * t0; ay = y0 + dy * t0
-                    bx = x0 + dx * t1; by = y0 + dy * t1
-                    ay = min(max(ay, top), bottom); by = min(max(by, top), bottom)
-                }
-                // Split at the left and right edges: left → onto the left edge, right → dropped.
-                splitX(ax, ay, bx, by, left, right) { sx0, sy0, sx1, sy1 in
-                    let mx = (sx0 + sx1) * 0.5
-                    guard mx < right, sy0 != sy1 else { return }
-                    let (px0, px1) = mx < left ? (left, left) : (sx0, sx1)
-                    segments.append(SegmentInstance(x0: Float(px0 + ox), y0: Float(sy0 + oy), x1: Float(px1 + ox),
-                                                    y1: Float(sy1 + oy), limit: limit, mode: 1))
+                clipEdge(y0, x0, y1, x1, along: top, bottom, across: left, right) { ay0, cx0, ay1, cx1 in
+                    segments.append(SegmentInstance(x0: Float(cx0 + ox), y0: Float(ay0 + oy), x1: Float(cx1 + ox),
+                                                    y1: Float(ay1 + oy), limit: limit, mode: 1))
                 }
             }
         }
     }
 
-    /// Splits a segment where it crosses the horizontal lines y = a and y = b.
+    /// Clips an edge to a piece for either accumulation mode, in (a, c) coordinates: `a` is the axis the mode
+    /// accumulates along (x for area, y for centre sampling), clipped to [lo, hi]; `c` the other one, split at
+    /// `start` and `end`. A part before `start` still changes the winding of the whole piece, so it is laid
+    /// onto the `start` edge; a part after `end` changes nothing inside and is dropped, as are parts with no
+    /// extent along `a`. Edge (0, 5) → (10, 5) clipped along [2, 8] across [0, 4] gives nothing (it is after
+    /// the end); across [6, 9] it gives (2, 6) → (8, 6).
     @inline(__always)
-    private func splitY(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ a: Double, _ b: Double,
-                        _ body: (Double, Double, Double, Double) -> Void) {
-        let dy = y1 - y0
-        if dy == 0 { body(x0, y0, x1, y1); return }
-        split(x0, y0, x1, y1, (a - y0) / dy, (b - y0) / dy, body)
-    }
-
-    /// Splits a segment where it crosses the vertical lines x = a and x = b.
-    @inline(__always)
-    private func splitX(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ a: Double, _ b: Double,
-                        _ body: (Double, Double, Double, Double) -> Void) {
-        let dx = x1 - x0
-        if dx == 0 { body(x0, y0, x1, y1); return }
-        split(x0, y0, x1, y1, (a - x0) / dx, (b - x0) / dx, body)
+    private func clipEdge(_ a0: Double, _ c0: Double, _ a1: Double, _ c1: Double, along lo: Double, _ hi: Double,
+                          across start: Double, _ end: Double, _ body: (Double, Double, Double, Double) -> Void) {
+        guard a0 != a1, min(a0, a1) < hi, max(a0, a1) > lo, min(c0, c1) < end else { return }
+        var pa = a0, pc = c0, qa = a1, qc = c1
+        let da = a1 - a0, dc = c1 - c0
+        if min(pa, qa) < lo || max(pa, qa) > hi {
+            let t0 = max(0, min(1, ((a0 < a1 ? lo : hi) - a0) / da))
+            let t1 = max(0, min(1, ((a0 < a1 ? hi : lo) - a0) / da))
+            pa = a0 + da * t0; pc = c0 + dc * t0
+            qa = a0 + da * t1; qc = c0 + dc * t1
+            pa = min(max(pa, lo), hi); qa = min(max(qa, lo), hi)
+        }
+        func emit(_ sa0: Double, _ sc0: Double, _ sa1: Double, _ sc1: Double) {
+            let mid = (sc0 + sc1) * 0.5
+            guard mid < end, sa0 != sa1 else { return }
+            let (p0, p1) = mid < start ? (start, start) : (sc0, sc1)
+            body(sa0, p0, sa1, p1)
+        }
+        let dcc = qc - pc
+        if dcc == 0 {
+            emit(pa, pc, qa, qc)
+        } else {
+            split(pa, pc, qa, qc, (start - pc) / dcc, (end - pc) / dcc, emit)
+        }
     }
 
     /// Calls `body` for the pieces of the segment between the parameters ta and tb (ignored outside (0, 1)).
