@@ -3,20 +3,7 @@ import XCTest
 
 /// `addArc(center:…)`, `addRelativeArc` and `addArc(tangent1End:…)`, in SwiftUI's flipped (y-down) space.
 final class PathArcTests: XCTestCase {
-    /// Arithmetic on coordinates ≤ 100 through sin/cos: a few ulps.
-    static let arithmetic: CGFloat = 1e-9
-    /// Largest radial error of a cubic approximating a 90° arc with the 4/3·tan(θ/4) rule: 2.73e-4 of the
-    /// radius, rounded up. Smaller arcs are more accurate.
-    static let arcRadialError: CGFloat = 2.8e-4
-
     private func p(_ x: CGFloat, _ y: CGFloat) -> CGPoint { CGPoint(x: x, y: y) }
-
-    private func assertClose(_ a: CGPoint?, _ b: CGPoint, _ tol: CGFloat = PathArcTests.arithmetic,
-                             file: StaticString = #filePath, line: UInt = #line) {
-        guard let a else { return XCTFail("nil point", file: file, line: line) }
-        XCTAssertEqual(a.x, b.x, accuracy: tol, file: file, line: line)
-        XCTAssertEqual(a.y, b.y, accuracy: tol, file: file, line: line)
-    }
 
     /// Asserts that `e` is a line to `q` (to arithmetic precision).
     private func assertLine(_ e: Path.Element?, _ q: CGPoint, file: StaticString = #filePath, line: UInt = #line) {
@@ -50,7 +37,7 @@ final class PathArcTests: XCTestCase {
     }
     /// The sampling in `distance(_:to:)` (2000 steps per ≤ 90° cubic) leaves at most ~0.02 of a unit
     /// between samples; plus the cubic's own radial error.
-    private var onPathTolerance: CGFloat { 0.02 + r * Self.arcRadialError }
+    private var onPathTolerance: CGFloat { 0.02 + r * GeometryTolerance.quarterCubicRadialError }
 
     func testCounterClockwiseFlagIncreasesTheAngleBelowTheCentre() {
         let path = Path { $0.addArc(center: c, radius: r, startAngle: .zero, endAngle: .degrees(90), clockwise: false) }
@@ -61,7 +48,7 @@ final class PathArcTests: XCTestCase {
         XCTAssertLessThan(distance(onCircle(45), to: path), onPathTolerance)
         // …and not through the mirrored point above the centre.
         XCTAssertGreaterThan(distance(onCircle(-45), to: path), r / 2)
-        for q in samples(path) { XCTAssertEqual(hypot(q.x - c.x, q.y - c.y), r, accuracy: r * Self.arcRadialError) }
+        for q in samples(path) { XCTAssertEqual(hypot(q.x - c.x, q.y - c.y), r, accuracy: r * GeometryTolerance.quarterCubicRadialError) }
     }
 
     func testClockwiseFlagDecreasesTheAngle() {
@@ -80,7 +67,7 @@ final class PathArcTests: XCTestCase {
         // A full turn in the requested direction: 4 cubics, ending where it started.
         let full = arc(0, 360, false)
         XCTAssertEqual(cubicCount(full), 4)
-        assertClose(full.currentPoint, onCircle(0), 1e-12 * r + Self.arithmetic)
+        assertClose(full.currentPoint, onCircle(0), 1e-12 * r + GeometryTolerance.arithmetic)
         // More than a full turn is one full turn: it ends at the start, not at 540°.
         let over = arc(0, 540, false)
         XCTAssertEqual(cubicCount(over), 4)
@@ -160,11 +147,11 @@ final class PathArcTests: XCTestCase {
         XCTAssertEqual(cubicCount(path), 1)
         // The arc is centred on (6, 4) and passes through its 45° point towards the corner.
         for q in samples(path).filter({ $0.x >= 6 }) {
-            XCTAssertEqual(hypot(q.x - 6, q.y - 4), 4, accuracy: 4 * Self.arcRadialError)
+            XCTAssertEqual(hypot(q.x - 6, q.y - 4), 4, accuracy: 4 * GeometryTolerance.quarterCubicRadialError)
         }
         let mid = CGPoint(x: 6 + 4 * CGFloat(cos(-Double.pi / 4)), y: 4 + 4 * CGFloat(sin(-Double.pi / 4)))
         XCTAssertLessThan(samples(path, perSegment: 4000).map { hypot($0.x - mid.x, $0.y - mid.y) }.min()!,
-                          0.01 + 4 * Self.arcRadialError)
+                          0.01 + 4 * GeometryTolerance.quarterCubicRadialError)
 
         // Turning the other way (to (10, −10)): the arc centre is (6, −4).
         var other = Path()
@@ -172,7 +159,7 @@ final class PathArcTests: XCTestCase {
         other.addArc(tangent1End: p(10, 0), tangent2End: p(10, -10), radius: 4)
         assertClose(other.currentPoint, p(10, -4))
         for q in samples(other).filter({ $0.x >= 6 }) {
-            XCTAssertEqual(hypot(q.x - 6, q.y + 4), 4, accuracy: 4 * Self.arcRadialError)
+            XCTAssertEqual(hypot(q.x - 6, q.y + 4), 4, accuracy: 4 * GeometryTolerance.quarterCubicRadialError)
         }
 
         // An obtuse corner: 120° between the lines, tangent distance r / tan(60°).

@@ -3,21 +3,7 @@ import XCTest
 
 /// `boundingRect`, `contains`, `isEmpty`, `currentPoint`, `forEach`, `applying`, `offsetBy` and the builders.
 final class PathQueryTests: XCTestCase {
-    /// Closed-form extrema evaluated in Double: a few ulps of values ≤ 200.
-    static let arithmetic: CGFloat = 1e-9
-    /// Largest radial error of the 4-cubic circle (κ = 0.5523): 2.73e-4 of the radius. Containment probes
-    /// near a curved edge stay at least ten times that away from the true circle.
-    static let circleError: CGFloat = 2.8e-4
-
     private func p(_ x: CGFloat, _ y: CGFloat) -> CGPoint { CGPoint(x: x, y: y) }
-
-    private func assertRect(_ a: CGRect, _ b: CGRect, _ tol: CGFloat = PathQueryTests.arithmetic,
-                            file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertEqual(a.minX, b.minX, accuracy: tol, "minX", file: file, line: line)
-        XCTAssertEqual(a.minY, b.minY, accuracy: tol, "minY", file: file, line: line)
-        XCTAssertEqual(a.maxX, b.maxX, accuracy: tol, "maxX", file: file, line: line)
-        XCTAssertEqual(a.maxY, b.maxY, accuracy: tol, "maxY", file: file, line: line)
-    }
 
     // MARK: boundingRect
 
@@ -110,7 +96,8 @@ final class PathQueryTests: XCTestCase {
         XCTAssertFalse(same.contains(c, eoFill: true))
 
         // Both sides of the curved outer edge and of the inner edge, well clear of the cubic error.
-        let margin = 10 * 50 * Self.circleError
+        // Probes near a curved edge stay ten times the κ circle's radial error away from the true circle.
+        let margin = 10 * 50 * GeometryTolerance.quarterCubicRadialError
         for angle in stride(from: 0.0, to: 360.0, by: 7.5) {
             let a = angle * .pi / 180
             func at(_ radius: CGFloat) -> CGPoint { p(50 + radius * CGFloat(cos(a)), 50 + radius * CGFloat(sin(a))) }
@@ -196,6 +183,6 @@ final class PathQueryTests: XCTestCase {
                        transform: CGAffineTransform(scaleX: 10, y: 10))
         assertRect(rects.boundingRect, CGRect(x: 0, y: 0, width: 30, height: 30))
         XCTAssertEqual(Path(CGRect(x: 0, y: 0, width: 1, height: 1)).applying(CGAffineTransform(rotationAngle: .pi / 2))
-                        .elements[1].points[0].y, 1, accuracy: Self.arithmetic)
+                        .elements[1].points[0].y, 1, accuracy: GeometryTolerance.arithmetic)
     }
 }

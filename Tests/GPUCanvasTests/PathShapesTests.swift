@@ -3,28 +3,7 @@ import XCTest
 
 /// Rectangles, ellipses, rounded rectangles (circular and continuous corners) and the `Shape` types.
 final class PathShapesTests: XCTestCase {
-    /// Geometry built from a handful of arithmetic operations on values ≤ 1000: exact up to a few ulps.
-    static let arithmetic: CGFloat = 1e-9
-    /// The largest radial error of a cubic approximating a quarter circle with κ = 0.5523: 2.73e-4 of the
-    /// radius (the classic bound), rounded up.
-    static let quarterCubicRadialError: CGFloat = 2.8e-4
-
     private func p(_ x: CGFloat, _ y: CGFloat) -> CGPoint { CGPoint(x: x, y: y) }
-
-    private func assertClose(_ a: CGPoint?, _ b: CGPoint, _ tol: CGFloat = PathShapesTests.arithmetic,
-                             file: StaticString = #filePath, line: UInt = #line) {
-        guard let a else { return XCTFail("nil point", file: file, line: line) }
-        XCTAssertEqual(a.x, b.x, accuracy: tol, file: file, line: line)
-        XCTAssertEqual(a.y, b.y, accuracy: tol, file: file, line: line)
-    }
-
-    private func assertRect(_ a: CGRect, _ b: CGRect, _ tol: CGFloat = PathShapesTests.arithmetic,
-                            file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertEqual(a.minX, b.minX, accuracy: tol, "minX", file: file, line: line)
-        XCTAssertEqual(a.minY, b.minY, accuracy: tol, "minY", file: file, line: line)
-        XCTAssertEqual(a.maxX, b.maxX, accuracy: tol, "maxX", file: file, line: line)
-        XCTAssertEqual(a.maxY, b.maxY, accuracy: tol, "maxY", file: file, line: line)
-    }
 
     /// Points along the outline: `n` parameter steps per segment.
     private func samples(_ path: Path, perSegment n: Int = 64) -> [CGPoint] {
@@ -64,7 +43,7 @@ final class PathShapesTests: XCTestCase {
         assertRect(e.boundingRect, r)
         for q in samples(e) {
             let nx = (q.x - 50) / 40, ny = (q.y - 40) / 20
-            XCTAssertEqual((nx * nx + ny * ny).squareRoot(), 1, accuracy: 2 * Self.quarterCubicRadialError)
+            XCTAssertEqual((nx * nx + ny * ny).squareRoot(), 1, accuracy: 2 * GeometryTolerance.quarterCubicRadialError)
         }
         XCTAssertTrue(Path(ellipseIn: .null).isEmpty)
         XCTAssertEqual(Path(ellipseIn: .infinite), Path(CGRect.infinite))
@@ -86,7 +65,7 @@ final class PathShapesTests: XCTestCase {
             let onEdge = abs(q.x) < 1e-9 || abs(q.x - 100) < 1e-9 || abs(q.y) < 1e-9 || abs(q.y - 60) < 1e-9
             if onEdge { continue }
             let d = centres.map { hypot(q.x - $0.x, q.y - $0.y) }.min()!
-            XCTAssertEqual(d, 10, accuracy: 10 * Self.quarterCubicRadialError)
+            XCTAssertEqual(d, 10, accuracy: 10 * GeometryTolerance.quarterCubicRadialError)
         }
     }
 
@@ -120,7 +99,7 @@ final class PathShapesTests: XCTestCase {
         XCTAssertEqual(start(path), p(210, 80))
         assertRect(path.boundingRect, r)
         for q in samples(path) {
-            XCTAssertTrue(r.insetBy(dx: -Self.arithmetic, dy: -Self.arithmetic).contains(q), "\(q) outside")
+            XCTAssertTrue(r.insetBy(dx: -GeometryTolerance.arithmetic, dy: -GeometryTolerance.arithmetic).contains(q), "\(q) outside")
         }
         // The curve reaches 1.528665·r along each edge: the straight part of the top edge runs between.
         let e = Path.continuousExtent * radius
@@ -128,8 +107,8 @@ final class PathShapesTests: XCTestCase {
             s.kind == .line && abs(s.p0.y - 20) < 1e-12 && abs(s.p1.y - 20) < 1e-12
         }
         guard let topLine else { return XCTFail("no straight top edge") }
-        XCTAssertEqual(topLine.p0.x, 10 + e, accuracy: Self.arithmetic)
-        XCTAssertEqual(topLine.p1.x, 210 - e, accuracy: Self.arithmetic)
+        XCTAssertEqual(topLine.p0.x, 10 + e, accuracy: GeometryTolerance.arithmetic)
+        XCTAssertEqual(topLine.p1.x, 210 - e, accuracy: GeometryTolerance.arithmetic)
         // The corner-free cross is inside; the rect's corners are outside.
         for q in [p(10 + e, 20.01), p(210 - e, 139.99), p(10.01, 20 + e), p(209.99, 140 - e), p(110, 80)] {
             XCTAssertTrue(path.contains(q), "\(q)")
@@ -147,12 +126,12 @@ final class PathShapesTests: XCTestCase {
         // Each corner's two cubics meet at the diagonal point r·(1 − 1/√2) from both edges.
         let joints = cont.contours[0].segments.filter { $0.kind == .cubic }.map(\.end)
         for corner in [p(200 - m, 200 - m), p(m, 200 - m), p(m, m), p(200 - m, m)] {
-            XCTAssertTrue(joints.contains { hypot($0.x - corner.x, $0.y - corner.y) < Self.arithmetic }, "\(corner)")
+            XCTAssertTrue(joints.contains { hypot($0.x - corner.x, $0.y - corner.y) < GeometryTolerance.arithmetic }, "\(corner)")
         }
         // The circular corner passes (within its cubic error) through the same point.
         let circ = Path(roundedRect: r, cornerRadius: radius, style: .circular)
         let nearest = samples(circ, perSegment: 2000).map { hypot($0.x - m, $0.y - m) }.min()!
-        XCTAssertLessThan(nearest, radius * Self.quarterCubicRadialError)
+        XCTAssertLessThan(nearest, radius * GeometryTolerance.quarterCubicRadialError)
     }
 
     /// Signed curvature of a segment at t: (B′ × B″) / |B′|³.
@@ -189,7 +168,7 @@ final class PathShapesTests: XCTestCase {
         for q in pts {
             let m = mirror(q)
             let d = pts.map { hypot($0.x - m.x, $0.y - m.y) }.min()!
-            XCTAssertLessThan(d, Self.arithmetic, "\(name): \(q)", file: file, line: line)
+            XCTAssertLessThan(d, GeometryTolerance.arithmetic, "\(name): \(q)", file: file, line: line)
         }
     }
 
@@ -220,7 +199,7 @@ final class PathShapesTests: XCTestCase {
         // No room beyond r (a circle): the corners are the circular quarter arcs.
         let circle = Path(roundedRect: r, cornerRadius: 50, style: .continuous)
         for q in samples(circle) {
-            XCTAssertEqual(hypot(q.x - 50, q.y - 50), 50, accuracy: 50 * Self.quarterCubicRadialError)
+            XCTAssertEqual(hypot(q.x - 50, q.y - 50), 50, accuracy: 50 * GeometryTolerance.quarterCubicRadialError)
         }
     }
 
@@ -262,7 +241,7 @@ final class PathShapesTests: XCTestCase {
         // Right side fully curved by a big top-right continuous corner: the start moves onto the straight part.
         let big = Path(roundedRect: CGRect(x: 0, y: 0, width: 100, height: 40),
                        cornerRadii: RectangleCornerRadii(bottomTrailing: 5, topTrailing: 20))
-        XCTAssertEqual(start(big)!.y, 20 * Path.continuousExtent, accuracy: Self.arithmetic)
+        XCTAssertEqual(start(big)!.y, 20 * Path.continuousExtent, accuracy: GeometryTolerance.arithmetic)
         let t = CGAffineTransform(scaleX: 2, y: 3)
         var moved = Path()
         moved.addRoundedRect(in: r, cornerSize: CGSize(width: 5, height: 5), style: .continuous, transform: t)

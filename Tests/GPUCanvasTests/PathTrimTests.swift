@@ -3,15 +3,11 @@ import XCTest
 
 /// `trimmedPath(from:to:)` and the arc-length measure under it (`PathSegment.length`, `parameter(atLength:)`).
 final class PathTrimTests: XCTestCase {
-    /// Straight-line arithmetic on values ≤ 100: a few ulps.
-    static let arithmetic: CGFloat = 1e-9
     /// Lengths measured independently by summing 4000 chords per segment: for a ≤ 90° arc each chord is
     /// short by about (Δθ)²/24 of its length ≈ 6e-9; allow 1e-6 relative (well inside the required 1e-3).
     static let chordLengthRelative: CGFloat = 1e-6
     /// The adaptive quadrature aims at 1e-11 relative; compare with closed forms at 1e-9.
     static let quadratureRelative: CGFloat = 1e-9
-    /// Radial error of the κ circle, 2.73e-4 of the radius (rounded up).
-    static let circleError: CGFloat = 2.8e-4
 
     private func p(_ x: CGFloat, _ y: CGFloat) -> CGPoint { CGPoint(x: x, y: y) }
 
@@ -42,7 +38,7 @@ final class PathTrimTests: XCTestCase {
         XCTAssertEqual(rect.trimmedPath(from: 0.8, to: 1).description, "0 8 m 0 0 l")
         for (a, b) in [(0.0, 0.1), (0.1, 0.9), (0.33, 0.34), (0.6, 1.0), (0.05, 0.95)] as [(CGFloat, CGFloat)] {
             let piece = rect.trimmedPath(from: a, to: b)
-            XCTAssertEqual(chordLength(piece, chordsPerSegment: 1), 40 * (b - a), accuracy: 40 * Self.arithmetic)
+            XCTAssertEqual(chordLength(piece, chordsPerSegment: 1), 40 * (b - a), accuracy: 40 * GeometryTolerance.arithmetic)
         }
     }
 
@@ -80,7 +76,7 @@ final class PathTrimTests: XCTestCase {
         let center = p(50, 50), radius: CGFloat = 50
         let circle = Path(ellipseIn: CGRect(x: 0, y: 0, width: 100, height: 100))
         let total = chordLength(circle)
-        XCTAssertEqual(total, 2 * .pi * radius, accuracy: 2 * .pi * radius * Self.circleError)
+        XCTAssertEqual(total, 2 * .pi * radius, accuracy: 2 * .pi * radius * GeometryTolerance.quarterCubicRadialError)
         for (a, b) in [(0.0, 0.3), (0.1, 0.35), (0.2, 0.9), (0.55, 0.56), (0.8, 1.0), (0.125, 0.375)] as [(CGFloat, CGFloat)] {
             let piece = circle.trimmedPath(from: a, to: b)
             let expected = (b - a) * total
@@ -100,7 +96,7 @@ final class PathTrimTests: XCTestCase {
                 for s in c.segments {
                     for i in 0 ... 16 {
                         let q = s.point(at: CGFloat(i) / 16)
-                        XCTAssertEqual(hypot(q.x - center.x, q.y - center.y), radius, accuracy: radius * Self.circleError)
+                        XCTAssertEqual(hypot(q.x - center.x, q.y - center.y), radius, accuracy: radius * GeometryTolerance.quarterCubicRadialError)
                     }
                 }
             }
@@ -125,8 +121,8 @@ final class PathTrimTests: XCTestCase {
         for i in 0 ... 10 {
             let u = CGFloat(i) / 10
             let a = sub.point(at: u), b = seg.point(at: 0.2 + u * 0.5)
-            XCTAssertEqual(a.x, b.x, accuracy: Self.arithmetic)
-            XCTAssertEqual(a.y, b.y, accuracy: Self.arithmetic)
+            XCTAssertEqual(a.x, b.x, accuracy: GeometryTolerance.arithmetic)
+            XCTAssertEqual(a.y, b.y, accuracy: GeometryTolerance.arithmetic)
         }
     }
 

@@ -11,7 +11,7 @@ enum StrokeTestGeometry {
     static let arcSagitta = Flatten.tolerance / 2
     /// Relative radial error of the 4-cubic κ circle (`Path(ellipseIn:)`): it lies between R and R·(1 + 2.73e−4),
     /// so its length lies between 2πR and 2πR·(1 + 2.8e−4).
-    static let kappaCircleRelativeError = 2.8e-4
+    static let kappaCircleRelativeError = Double(GeometryTolerance.quarterCubicRadialError)
 
     /// Shoelace signed area of one contour.
     static func signedArea(_ p: Polygons, contour c: Int) -> Double {
