@@ -84,6 +84,10 @@ final class RasterAtlasStrategy: PathStrategy {
         var arenaUsed = 0
         var bands: [Band] = []
         var local: [BandShape] = []
+        /// Paint form: the texel of each coverage value for the path being baked (`paintTable`).
+        let paintTexels = UnsafeMutablePointer<UInt32>.allocate(capacity: 256)
+
+        deinit { paintTexels.deallocate() }
 
         /// Makes room for `count` more arena bytes (keeping what is there).
         func reserveArena(_ count: Int) -> UnsafeMutablePointer<UInt8> {
@@ -245,9 +249,7 @@ final class RasterAtlasStrategy: PathStrategy {
             parallelForEach(ranges.count) { w in
                 let worker = states.value[w]
                 var batch = 0
-                // Paint form: the texel of each coverage value for the current band's path.
-                let lut = UnsafeMutablePointer<UInt32>.allocate(capacity: 256)
-                defer { lut.deallocate() }
+                let lut = worker.paintTexels
                 var lutPath = -1
                 for (k, band) in worker.bands.enumerated() {
                     let g = firstBand[w] + k
