@@ -155,6 +155,65 @@ final class CommandBufferTests: XCTestCase {
         }
     }
 
+    /// The accumulator reports, per row, the widest run it filled as full coverage: the interior between a
+    /// shape's edge cells. A rectangle from x 2.5 to 9.5 is full on columns 3..<9 (2 and 9 are half
+    /// covered), on the rows it spans completely; rows it half covers have no full run.
+    func testAccumulatorReportsTheFullColumnsOfEachRow() {
+        let polys = Flatten.fill(Path(CGRect(x: 2.5, y: 1, width: 7, height: 3.5)), transform: .identity)
+        let acc = CoverageAccumulator()
+        let piece = PixelRect(x: 0, y: 0, width: 12, height: 6)
+        var texels = [UInt8](repeating: 0, count: piece.area)
+        texels.withUnsafeMutableBytes { out in
+            acc.render(polys, contours: 0 ..< polys.contourCount, rule: .nonZero, antialiased: true, piece: piece,
+                       format: .r8, out: out.baseAddress!, rowBytes: piece.width)
+        }
+        let (first, end) = acc.rowFullRuns
+        XCTAssertEqual((0 ..< 6).map { Int(first[$0]) ..< Int(end[$0]) }, [0 ..< 0, 3 ..< 9, 3 ..< 9, 3 ..< 9, 0 ..< 0, 0 ..< 0])
+        XCTAssertEqual(texels[4 * 12 + 5], 128, "row 4 is half covered")
+        XCTAssertEqual(acc.solidColumns(PixelRect(x: 0, y: 1, width: 12, height: 3)), 3 ..< 9)
+        XCTAssertEqual(acc.solidColumns(PixelRect(x: 4, y: 1, width: 3, height: 3)), 4 ..< 7, "clipped to the band")
+        XCTAssertNil(acc.solidColumns(PixelRect(x: 0, y: 1, width: 12, height: 4)), "row 4 has no full run")
+    }
+
+    /// Paint form: a large shape's interior is drawn from a one-row strip of its full-coverage texel, so the
+    /// atlas uploads far fewer texels than the pixels drawn, and the image is unchanged: the same bytes as
+    /// the R8 form to within its one rounding step, and within the default bar of the reference.
+    func testSolidInteriorsAreDrawnFromOneRowStrips() throws {
+        let draw: (inout GraphicsContext, CGSize) -> Void = { ctx, _ in
+            ctx.fill(Path(ellipseIn: CGRect(x: 10.3, y: 8.6, width: 300, height: 200)), with: .color(.blue.opacity(0.6)))
+            ctx.fill(Path(roundedRect: CGRect(x: 150.5, y: 60.25, width: 200, height: 150), cornerRadius: 20),
+                     with: .color(.orange.opacity(0.7)))
+        }
+        var images: [RasterImage] = []
+        for paint in [true, false] {
+            let r = try CanvasRenderer(backend: .gles(GLESOptions(device: .mesa, pathStrategy: .rasterAtlas,
+                                                                   paintAtlas: paint)))
+            images.append(try r.render(size: CGSize(width: 400, height: 240), draw))
+            guard paint else { continue }
+            let text = try XCTUnwrap(r.lastGPUCommandDump)
+            let lines = text.split(separator: "\n").map(String.init)
+            let covered = Int(lines[0].components(separatedBy: " covered pixel")[0].split(separator: " ").last!)!
+            // Texels uploaded: the sum of the "upload atlas0 rect(x, y, w, h)" areas.
+            var uploaded = 0
+            for line in lines where line.contains("upload atlas0 rect(") {
+                let args = line.components(separatedBy: "rect(")[1].components(separatedBy: ")")[0]
+                let v = args.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces))! }
+                uploaded += v[2] * v[3]
+            }
+            // The two interiors are ~80 % of the ~90 000 pixels drawn; their edges and strips stay well under
+            // a third of it (the bands' texels alone, before this, were every pixel drawn).
+            XCTAssertGreaterThan(covered, 80_000, lines[0])
+            XCTAssertLessThan(uploaded * 3, covered, text)
+        }
+        XCTAssertLessThanOrEqual(images[0].difference(from: images[1]).maxDiff, 1)
+        let reference = try CanvasRenderer(backend: .reference).render(size: CGSize(width: 400, height: 240), draw)
+        let d = images[0].difference(from: reference)
+        XCTAssertTrue(d.meetsDefaultBar, "\(d)")
+        // Inside both shapes, the orange over the blue: a pixel of the strip, exactly as the R8 form has it.
+        XCTAssertEqual(images[0].pixel(x: 200, y: 120), images[1].pixel(x: 200, y: 120))
+        XCTAssertGreaterThan(images[0].pixel(x: 200, y: 120).r, 150)
+    }
+
     func testCountsOfAHandBuiltBuffer() {
         var cb = CommandBuffer()
         cb.declare(.frame, TextureDesc(width: 8, height: 8, format: .rgba8))

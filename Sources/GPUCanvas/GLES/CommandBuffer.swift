@@ -122,19 +122,22 @@ enum Pipeline: String, CaseIterable, CustomStringConvertible {
 /// One composited rectangle or trapezoid: 40 bytes, shared by `atlasCover` and `tessCover`.
 ///
 /// A rectangle of device pixels (x, y, w, h), the atlas texel of its top-left corner (u, v), the fill rule
-/// for `tessCover` (0 non-zero, 1 even-odd), the premultiplied colour with opacity applied, and the insets
-/// of its left and right sides at its top and bottom edges in 1/16 px (a trapezoid; all 0: the rectangle).
+/// for `tessCover` (0 non-zero, 1 even-odd), for `atlasBlit` whether the atlas source is one row repeated
+/// down the rectangle (`oneRow` 1: a solid interior's strip of full-coverage texels), the premultiplied
+/// colour with opacity applied, and the insets of its left and right sides at its top and bottom edges in
+/// 1/16 px (a trapezoid; all 0: the rectangle).
 struct CoverInstance {
     static let stride = 40
     var x: Int16, y: Int16, w: Int16, h: Int16
-    var u: Int16, v: Int16, rule: Int16, reserved: Int16
+    var u: Int16, v: Int16, rule: Int16, oneRow: Int16
     var r: Float, g: Float, b: Float, a: Float
     var leftTop: Int16, leftBottom: Int16, rightTop: Int16, rightBottom: Int16
 
-    init(x: Int16, y: Int16, w: Int16, h: Int16, u: Int16, v: Int16, rule: Int16, r: Float, g: Float, b: Float,
+    init(x: Int16, y: Int16, w: Int16, h: Int16, u: Int16, v: Int16, rule: Int16, oneRow: Bool = false,
+         r: Float, g: Float, b: Float,
          a: Float, leftTop: Int16 = 0, leftBottom: Int16 = 0, rightTop: Int16 = 0, rightBottom: Int16 = 0) {
         self.x = x; self.y = y; self.w = w; self.h = h
-        self.u = u; self.v = v; self.rule = rule; self.reserved = 0
+        self.u = u; self.v = v; self.rule = rule; self.oneRow = oneRow ? 1 : 0
         self.r = r; self.g = g; self.b = b; self.a = a
         self.leftTop = leftTop; self.leftBottom = leftBottom; self.rightTop = rightTop; self.rightBottom = rightBottom
     }

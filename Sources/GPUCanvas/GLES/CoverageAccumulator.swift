@@ -74,8 +74,14 @@ final class CoverageAccumulator {
     /// Per row of the last piece: first and last column with non-zero coverage (last < first: none).
     private let extentLeft = ScratchBuffer<Int32>(fill: 0)
     private let extentRight = ScratchBuffer<Int32>(fill: -1)
+    /// Per row of the last piece: the widest run of full (8-bit 255) texels, [fullLeft, fullRight) (empty
+    /// when equal).
+    private let fullLeft = ScratchBuffer<Int32>(fill: 0)
+    private let fullRight = ScratchBuffer<Int32>(fill: 0)
     private let groupLeft = ScratchBuffer<Int32>(fill: 0)
     private let groupRight = ScratchBuffer<Int32>(fill: -1)
+    private let groupFullLeft = ScratchBuffer<Int32>(fill: 0)
+    private let groupFullRight = ScratchBuffer<Int32>(fill: 0)
     private let best = ScratchBuffer<Int>(fill: 0)
     private let choice = ScratchBuffer<Int>(fill: 0)
     private var width = 0
@@ -96,11 +102,14 @@ final class CoverageAccumulator {
         touched.ensure(words * height)
         extentLeft.ensure(height)
         extentRight.ensure(height)
+        fullLeft.ensure(height)
+        fullRight.ensure(height)
         let left = Double(piece.x), top = Double(piece.y)
         let right = left + Double(piece.width), bottom = top + Double(piece.height)
         var cells = Cells(acc: acc.pointer,
                           touched: touched.pointer, words: words,
                           extentLeft: extentLeft.pointer, extentRight: extentRight.pointer,
+                          fullLeft: fullLeft.pointer, fullRight: fullRight.pointer,
                           stride: stride, width: piece.width, height: piece.height)
         if antialiased {
             forEachPreparedEdge(polys, contours: contours) { x0, y0, x1, y1 in
@@ -131,6 +140,27 @@ final class CoverageAccumulator {
         (UnsafePointer(extentLeft.pointer), UnsafePointer(extentRight.pointer))
     }
 
+    /// Per row of the last piece, the widest run of texels of full coverage (8-bit 255): [first, end), empty
+    /// when equal. A shape's interior is such a run, so a band's rows intersected give the rectangle it can
+    /// draw with one colour (`solidColumns`). The resolve tracks it as it writes (a compare per run and per
+    /// edge cell).
+    var rowFullRuns: (first: UnsafePointer<Int32>, end: UnsafePointer<Int32>) {
+        (UnsafePointer(fullLeft.pointer), UnsafePointer(fullRight.pointer))
+    }
+
+    /// The columns [first, end) that hold full coverage on every row of `rect` (piece-local) of the last
+    /// piece, or nil when no column does. Rows 0…1 full on columns 2..<9 and 4..<12 give 4..<9.
+    func solidColumns(_ rect: PixelRect) -> Range<Int>? {
+        var lo = Int32.min, hi = Int32.max
+        for row in rect.y ..< rect.y + rect.height {
+            lo = max(lo, fullLeft.pointer[row])
+            hi = min(hi, fullRight.pointer[row])
+            if hi <= lo { return nil }
+        }
+        let first = max(Int(lo), rect.x), end = min(Int(hi), rect.x + rect.width)
+        return first < end ? first ..< end : nil
+    }
+
     /// Splits the last rendered piece into horizontal bands, each trimmed to the columns its rows cover,
     /// minimising (pixels drawn + `instanceCost` per band); rows without coverage are left out. Appends the
     /// bands in piece-local pixels, top to bottom.
@@ -138,28 +168,44 @@ final class CoverageAccumulator {
     /// Bands start on multiples of `bandGranularity` rows and span at most `maxBandGroups` of them, which
     /// keeps the search at (h / 4) · 32 steps.
     /// A 100 × 100 piece whose coverage is a 10 × 10 square at (45, 45) yields one band (45, 45, 10, 10).
-    func bands(instanceCost: Int, into out: inout [BandShape]) {
+    ///
+    /// `solids` (the paint form): a band's columns of full coverage on all its rows (`solidColumns`) cost
+    /// `pixelCost` per pixel instead of 1 when they hold at least `minArea` pixels, and two more instances.
+    func bands(instanceCost: Int, solids: (minArea: Int, pixelCost: Double)? = nil, into out: inout [BandShape]) {
         let g = Self.bandGranularity
         let height = self.height
         let n = (height + g - 1) / g
         groupLeft.ensure(n)
         groupRight.ensure(n)
+        groupFullLeft.ensure(n)
+        groupFullRight.ensure(n)
         best.ensure(n + 1)
         choice.ensure(n + 1)
         let el = extentLeft.pointer, er = extentRight.pointer
         let gl = groupLeft.pointer, gr = groupRight.pointer, best = self.best.pointer, choice = self.choice.pointer
+        let gfl = groupFullLeft.pointer, gfr = groupFullRight.pointer
         for k in 0 ..< n {
             var l = Int32.max, r: Int32 = -1
-            for row in k * g ..< min(height, k * g + g) where er[row] >= el[row] {
+            var fl = Int32.min, fr = Int32.max
+            for row in k * g ..< min(height, k * g + g) {
+                fl = max(fl, fullLeft.pointer[row])
+                fr = min(fr, fullRight.pointer[row])
+                guard er[row] >= el[row] else { continue }
                 l = min(l, el[row])
                 r = max(r, er[row])
             }
             gl[k] = l
             gr[k] = r
+            gfl[k] = fl
+            gfr[k] = fr
         }
+        // Solid pixels' saving per pixel, in 1/256 of a pixel (integer arithmetic in the search).
+        let solidSaving = solids.map { Int(((1 - $0.pixelCost) * 256).rounded()) } ?? 0
+        let solidMinArea = solids?.minArea ?? Int.max
         best[0] = 0
         for j in 1 ... n {
             var l = Int32.max, r: Int32 = -1
+            var fl = Int32.min, fr = Int32.max
             var bestCost = Int.max, bestI = j - 1
             var i = j - 1
             // Bands taller than `maxBandGroups` groups are not searched: splitting such a band never costs
@@ -167,10 +213,15 @@ final class CoverageAccumulator {
             while i >= max(0, j - Self.maxBandGroups) {
                 l = min(l, gl[i])
                 r = max(r, gr[i])
+                fl = max(fl, gfl[i])
+                fr = min(fr, gfr[i])
                 let rows = min(height, j * g) - i * g
                 // Rectangle cost: estimating trapezoids here too was measured to cost more CPU (7 % of S2's
                 // samples) than the pixels it saved; the chosen bands still become trapezoids below.
-                let cost = r < l ? 0 : instanceCost + rows * Int(r - l + 1)
+                var cost = r < l ? 0 : instanceCost + rows * Int(r - l + 1)
+                if fr > fl && rows * Int(fr - fl) >= solidMinArea {
+                    cost += 2 * instanceCost - rows * Int(fr - fl) * solidSaving / 256
+                }
                 if best[i] + cost < bestCost { bestCost = best[i] + cost; bestI = i }
                 i -= 1
             }
@@ -259,6 +310,8 @@ private struct Cells {
     let words: Int
     let extentLeft: UnsafeMutablePointer<Int32>
     let extentRight: UnsafeMutablePointer<Int32>
+    let fullLeft: UnsafeMutablePointer<Int32>
+    let fullRight: UnsafeMutablePointer<Int32>
     let stride: Int
     let width: Int
     let height: Int
@@ -406,6 +459,11 @@ private struct Cells {
         base[last] |= mask & (~UInt64(0) >> UInt64(63 - (to & 63)))
     }
 
+    /// Coverage that is 255 as an 8-bit texel (`R8Texels.byte`): the paint form bakes such texels with the
+    /// path's colour at full coverage.
+    @inline(__always)
+    private func isFull(_ c: Float) -> Bool { c * 255 + 0.5 >= 255 }
+
     /// Prefix sums at the touched columns, fill rule, texel output with constant runs between them; leaves
     /// the buffer and masks zeroed for the next piece. Within each row's extent (first to last non-zero
     /// texel) every texel is written, zeros included; outside it nothing is, so `out` need not be cleared.
@@ -413,11 +471,16 @@ private struct Cells {
         for row in 0 ..< height {
             extentLeft[row] = 0
             extentRight[row] = -1
+            fullLeft[row] = 0
+            fullRight[row] = 0
             let bits = touched + row * words
             var lo = 0
             while lo < words && bits[lo] == 0 { lo += 1 }
             guard lo < words else { continue }
             var nzLeft = Int.max, nzRight = -1
+            // The widest run of full texels so far (its columns go to fullLeft/fullRight), and where the
+            // current one started (-1: the last texel written was not full).
+            var widestFull = 0, fullStart = -1
             let cells = acc + row * stride
             let dst = out + row * rowBytes
             var a: Float = 0
@@ -442,6 +505,16 @@ private struct Cells {
                         } else if nzRight >= 0 {
                             T.fill(0, dst, next, c)  // a gap inside the extent
                         }
+                        if isFull(run) {
+                            if fullStart < 0 { fullStart = next }
+                            if c - fullStart > widestFull {
+                                widestFull = c - fullStart
+                                fullLeft[row] = Int32(fullStart)
+                                fullRight[row] = Int32(c)
+                            }
+                        } else {
+                            fullStart = -1
+                        }
                     }
                     a += cells[c]
                     cells[c] = 0
@@ -450,6 +523,16 @@ private struct Cells {
                     if v > 0 {
                         nzLeft = min(nzLeft, c)
                         nzRight = c
+                    }
+                    if isFull(v) {
+                        if fullStart < 0 { fullStart = c }
+                        if c + 1 - fullStart > widestFull {
+                            widestFull = c + 1 - fullStart
+                            fullLeft[row] = Int32(fullStart)
+                            fullRight[row] = Int32(c + 1)
+                        }
+                    } else {
+                        fullStart = -1
                     }
                     next = c + 1
                 }
@@ -461,6 +544,13 @@ private struct Cells {
                     T.fill(run, dst, next, width)
                     nzLeft = min(nzLeft, next)
                     nzRight = width - 1
+                    if isFull(run) {
+                        if fullStart < 0 { fullStart = next }
+                        if width - fullStart > widestFull {
+                            fullLeft[row] = Int32(fullStart)
+                            fullRight[row] = Int32(width)
+                        }
+                    }
                 }
             }
             if nzRight >= 0 {

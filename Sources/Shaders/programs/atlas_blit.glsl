@@ -16,7 +16,7 @@ precision highp int;
 uniform vec2 u_targetSize;
 uniform vec2 u_atlasSize;
 layout(location = 0) in ivec4 a_rect;   // x, y, w, h in device pixels (device row 0 = GL row 0)
-layout(location = 1) in ivec4 a_atlas;  // u, v of the rect's top-left texel; unused; reserved
+layout(location = 1) in ivec4 a_atlas;  // u, v of the rect's top-left texel; unused; 1: one row repeated
 out vec2 v_uv;
 
 void main() {
@@ -25,8 +25,10 @@ void main() {
     vec2 corner = vec2(float(i == 1 || i == 2), float(i >> 1));
     vec2 offset = corner * vec2(a_rect.zw);
     gl_Position = vec4((vec2(a_rect.xy) + offset) / u_targetSize * 2.0 - 1.0, 0.0, 1.0);
-    // Atlas texels are the rectangle's pixels shifted: the same offset from the top-left in both.
-    v_uv = (vec2(a_atlas.xy) + offset) / u_atlasSize;
+    // Atlas texels are the rectangle's pixels shifted: the same offset from the top-left in both. A solid
+    // interior samples one row of equal texels on every row (v at that row's centre, so dv/dy = 0): still
+    // an axis-aligned 1:1 span copy for the linear rasterizer, from a strip of w texels instead of w × h.
+    v_uv = (vec2(a_atlas.xy) + vec2(offset.x, a_atlas.w != 0 ? 0.5 : offset.y)) / u_atlasSize;
 }
 
 #pragma stage fragment
