@@ -157,7 +157,8 @@ final class CommandBufferTests: XCTestCase {
 
     /// The accumulator reports, per row, the widest run it filled as full coverage: the interior between a
     /// shape's edge cells. A rectangle from x 2.5 to 9.5 is full on columns 3..<9 (2 and 9 are half
-    /// covered), on the rows it spans completely; rows it half covers have no full run.
+    /// covered); column 3 received the left edge's deposit, so the run filled in one go is 4..<9. Rows the
+    /// rectangle half covers have no full run.
     func testAccumulatorReportsTheFullColumnsOfEachRow() {
         let polys = Flatten.fill(Path(CGRect(x: 2.5, y: 1, width: 7, height: 3.5)), transform: .identity)
         let acc = CoverageAccumulator()
@@ -165,13 +166,13 @@ final class CommandBufferTests: XCTestCase {
         var texels = [UInt8](repeating: 0, count: piece.area)
         texels.withUnsafeMutableBytes { out in
             acc.render(polys, contours: 0 ..< polys.contourCount, rule: .nonZero, antialiased: true, piece: piece,
-                       format: .r8, out: out.baseAddress!, rowBytes: piece.width)
+                       format: .r8, out: out.baseAddress!, rowBytes: piece.width, trackFullRuns: true)
         }
         let (first, end) = acc.rowFullRuns
-        XCTAssertEqual((0 ..< 6).map { Int(first[$0]) ..< Int(end[$0]) }, [0 ..< 0, 3 ..< 9, 3 ..< 9, 3 ..< 9, 0 ..< 0, 0 ..< 0])
+        XCTAssertEqual((0 ..< 6).map { Int(first[$0]) ..< Int(end[$0]) }, [0 ..< 0, 4 ..< 9, 4 ..< 9, 4 ..< 9, 0 ..< 0, 0 ..< 0])
         XCTAssertEqual(texels[4 * 12 + 5], 128, "row 4 is half covered")
-        XCTAssertEqual(acc.solidColumns(PixelRect(x: 0, y: 1, width: 12, height: 3)), 3 ..< 9)
-        XCTAssertEqual(acc.solidColumns(PixelRect(x: 4, y: 1, width: 3, height: 3)), 4 ..< 7, "clipped to the band")
+        XCTAssertEqual(acc.solidColumns(PixelRect(x: 0, y: 1, width: 12, height: 3)), 4 ..< 9)
+        XCTAssertEqual(acc.solidColumns(PixelRect(x: 5, y: 1, width: 3, height: 3)), 5 ..< 8, "clipped to the band")
         XCTAssertNil(acc.solidColumns(PixelRect(x: 0, y: 1, width: 12, height: 4)), "row 4 has no full run")
     }
 
@@ -191,18 +192,10 @@ final class CommandBufferTests: XCTestCase {
             images.append(try r.render(size: CGSize(width: 400, height: 240), draw))
             guard paint else { continue }
             let text = try XCTUnwrap(r.lastGPUCommandDump)
-            let lines = text.split(separator: "\n").map(String.init)
-            let covered = Int(lines[0].components(separatedBy: " covered pixel")[0].split(separator: " ").last!)!
-            // Texels uploaded: the sum of the "upload atlas0 rect(x, y, w, h)" areas.
-            var uploaded = 0
-            for line in lines where line.contains("upload atlas0 rect(") {
-                let args = line.components(separatedBy: "rect(")[1].components(separatedBy: ")")[0]
-                let v = args.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces))! }
-                uploaded += v[2] * v[3]
-            }
+            let (covered, uploaded) = Self.coveredAndUploaded(text)
             // The two interiors are ~80 % of the ~90 000 pixels drawn; their edges and strips stay well under
             // a third of it (the bands' texels alone, before this, were every pixel drawn).
-            XCTAssertGreaterThan(covered, 80_000, lines[0])
+            XCTAssertGreaterThan(covered, 80_000, text)
             XCTAssertLessThan(uploaded * 3, covered, text)
         }
         XCTAssertLessThanOrEqual(images[0].difference(from: images[1]).maxDiff, 1)
@@ -212,6 +205,41 @@ final class CommandBufferTests: XCTestCase {
         // Inside both shapes, the orange over the blue: a pixel of the strip, exactly as the R8 form has it.
         XCTAssertEqual(images[0].pixel(x: 200, y: 120), images[1].pixel(x: 200, y: 120))
         XCTAssertGreaterThan(images[0].pixel(x: 200, y: 120).r, 150)
+    }
+
+    /// Pixels drawn and atlas texels uploaded (the "upload atlas0 rect(x, y, w, h)" areas) of a dump.
+    static func coveredAndUploaded(_ dump: String) -> (covered: Int, uploaded: Int) {
+        let lines = dump.split(separator: "\n").map(String.init)
+        let covered = Int(lines[0].components(separatedBy: " covered pixel")[0].split(separator: " ").last!)!
+        var uploaded = 0
+        for line in lines where line.contains("upload atlas0 rect(") {
+            let args = line.components(separatedBy: "rect(")[1].components(separatedBy: ")")[0]
+            let v = args.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces))! }
+            uploaded += v[2] * v[3]
+        }
+        return (covered, uploaded)
+    }
+
+    /// Strokes are searched for solid interiors only from `Planner.solidStrokeWidth` device pixels wide:
+    /// a 40 px pen's interior comes from a strip, a 10 px pen's (too narrow to pay) is baked texel by texel,
+    /// and a 10 px pen scaled by 4 counts as 40.
+    func testOnlyWideStrokesAreSearchedForInteriors() throws {
+        let r = try CanvasRenderer(backend: .gles(GLESOptions(device: .mesa, pathStrategy: .rasterAtlas)))
+        var line = Path()
+        line.move(to: CGPoint(x: 20.5, y: 10)); line.addLine(to: CGPoint(x: 20.5, y: 110))
+        for (width, scale, strips) in [(40.0, 1.0, true), (10.0, 1.0, false), (10.0, 4.0, true)] {
+            _ = try r.render(size: CGSize(width: 240, height: 480)) { ctx, _ in
+                ctx.scaleBy(x: scale, y: scale)
+                ctx.stroke(line, with: .color(.green.opacity(0.5)), lineWidth: width)
+            }
+            let text = try XCTUnwrap(r.lastGPUCommandDump)
+            let (covered, uploaded) = Self.coveredAndUploaded(text)
+            if strips {
+                XCTAssertLessThan(uploaded * 4, covered, "\(width) × \(scale): \(text)")
+            } else {
+                XCTAssertGreaterThanOrEqual(uploaded, covered, "\(width) × \(scale): \(text)")
+            }
+        }
     }
 
     func testCountsOfAHandBuiltBuffer() {

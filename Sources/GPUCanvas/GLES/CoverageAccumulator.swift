@@ -74,8 +74,8 @@ final class CoverageAccumulator {
     /// Per row of the last piece: first and last column with non-zero coverage (last < first: none).
     private let extentLeft = ScratchBuffer<Int32>(fill: 0)
     private let extentRight = ScratchBuffer<Int32>(fill: -1)
-    /// Per row of the last piece: the widest run of full (8-bit 255) texels, [fullLeft, fullRight) (empty
-    /// when equal).
+    /// Per row of the last piece: the widest constant run of full (8-bit 255) texels, [fullLeft, fullRight)
+    /// (empty when equal).
     private let fullLeft = ScratchBuffer<Int32>(fill: 0)
     private let fullRight = ScratchBuffer<Int32>(fill: 0)
     private let groupLeft = ScratchBuffer<Int32>(fill: 0)
@@ -93,7 +93,7 @@ final class CoverageAccumulator {
     ///
     /// The square (2, 1)…(3, 2) over the piece (0, 0, 4, 4) gives coverage 1 at texel (2, 1), 0 elsewhere.
     func render(_ polys: Polygons, contours: Range<Int>, rule: CoverageRule, antialiased: Bool, piece: PixelRect,
-                format: TextureFormat, out: UnsafeMutableRawPointer, rowBytes: Int) {
+                format: TextureFormat, out: UnsafeMutableRawPointer, rowBytes: Int, trackFullRuns: Bool = false) {
         width = piece.width
         height = piece.height
         let stride = width + 2
@@ -109,7 +109,7 @@ final class CoverageAccumulator {
         var cells = Cells(acc: acc.pointer,
                           touched: touched.pointer, words: words,
                           extentLeft: extentLeft.pointer, extentRight: extentRight.pointer,
-                          fullLeft: fullLeft.pointer, fullRight: fullRight.pointer,
+                          fullLeft: fullLeft.pointer, fullRight: fullRight.pointer, trackFullRuns: trackFullRuns,
                           stride: stride, width: piece.width, height: piece.height)
         if antialiased {
             forEachPreparedEdge(polys, contours: contours) { x0, y0, x1, y1 in
@@ -140,10 +140,11 @@ final class CoverageAccumulator {
         (UnsafePointer(extentLeft.pointer), UnsafePointer(extentRight.pointer))
     }
 
-    /// Per row of the last piece, the widest run of texels of full coverage (8-bit 255): [first, end), empty
-    /// when equal. A shape's interior is such a run, so a band's rows intersected give the rectangle it can
-    /// draw with one colour (`solidColumns`). The resolve tracks it as it writes (a compare per run and per
-    /// edge cell).
+    /// Per row of the last piece, the widest run of texels the resolve filled with full coverage (8-bit 255)
+    /// in one go: [first, end), empty when equal. That is a shape's interior between its edge cells (an edge
+    /// cell that happens to be full is not counted: checking every cell was measured to slow S2's resolve by
+    /// a quarter), so a band's rows intersected give the rectangle it can draw with one colour
+    /// (`solidColumns`). All empty unless the piece was rendered with `trackFullRuns`.
     var rowFullRuns: (first: UnsafePointer<Int32>, end: UnsafePointer<Int32>) {
         (UnsafePointer(fullLeft.pointer), UnsafePointer(fullRight.pointer))
     }
@@ -184,12 +185,15 @@ final class CoverageAccumulator {
         let el = extentLeft.pointer, er = extentRight.pointer
         let gl = groupLeft.pointer, gr = groupRight.pointer, best = self.best.pointer, choice = self.choice.pointer
         let gfl = groupFullLeft.pointer, gfr = groupFullRight.pointer
+        var anySolid = false  // some group has full columns on all its rows
         for k in 0 ..< n {
             var l = Int32.max, r: Int32 = -1
             var fl = Int32.min, fr = Int32.max
             for row in k * g ..< min(height, k * g + g) {
-                fl = max(fl, fullLeft.pointer[row])
-                fr = min(fr, fullRight.pointer[row])
+                if solids != nil {
+                    fl = max(fl, fullLeft.pointer[row])
+                    fr = min(fr, fullRight.pointer[row])
+                }
                 guard er[row] >= el[row] else { continue }
                 l = min(l, el[row])
                 r = max(r, er[row])
@@ -198,10 +202,12 @@ final class CoverageAccumulator {
             gr[k] = r
             gfl[k] = fl
             gfr[k] = fr
+            anySolid = anySolid || fr > fl
         }
         // Solid pixels' saving per pixel, in 1/256 of a pixel (integer arithmetic in the search).
         let solidSaving = solids.map { Int(((1 - $0.pixelCost) * 256).rounded()) } ?? 0
         let solidMinArea = solids?.minArea ?? Int.max
+        let searchSolids = anySolid && solids != nil
         best[0] = 0
         for j in 1 ... n {
             var l = Int32.max, r: Int32 = -1
@@ -213,14 +219,16 @@ final class CoverageAccumulator {
             while i >= max(0, j - Self.maxBandGroups) {
                 l = min(l, gl[i])
                 r = max(r, gr[i])
-                fl = max(fl, gfl[i])
-                fr = min(fr, gfr[i])
                 let rows = min(height, j * g) - i * g
                 // Rectangle cost: estimating trapezoids here too was measured to cost more CPU (7 % of S2's
                 // samples) than the pixels it saved; the chosen bands still become trapezoids below.
                 var cost = r < l ? 0 : instanceCost + rows * Int(r - l + 1)
-                if fr > fl && rows * Int(fr - fl) >= solidMinArea {
-                    cost += 2 * instanceCost - rows * Int(fr - fl) * solidSaving / 256
+                if searchSolids {
+                    fl = max(fl, gfl[i])
+                    fr = min(fr, gfr[i])
+                    if fr > fl && rows * Int(fr - fl) >= solidMinArea {
+                        cost += 2 * instanceCost - rows * Int(fr - fl) * solidSaving / 256
+                    }
                 }
                 if best[i] + cost < bestCost { bestCost = best[i] + cost; bestI = i }
                 i -= 1
@@ -312,6 +320,8 @@ private struct Cells {
     let extentRight: UnsafeMutablePointer<Int32>
     let fullLeft: UnsafeMutablePointer<Int32>
     let fullRight: UnsafeMutablePointer<Int32>
+    /// Whether the resolve records each row's widest full run (else every row's is empty).
+    let trackFullRuns: Bool
     let stride: Int
     let width: Int
     let height: Int
@@ -478,9 +488,8 @@ private struct Cells {
             while lo < words && bits[lo] == 0 { lo += 1 }
             guard lo < words else { continue }
             var nzLeft = Int.max, nzRight = -1
-            // The widest run of full texels so far (its columns go to fullLeft/fullRight), and where the
-            // current one started (-1: the last texel written was not full).
-            var widestFull = 0, fullStart = -1
+            // The widest constant run of full texels so far, [bestLeft, bestRight).
+            var bestLeft = 0, bestRight = 0
             let cells = acc + row * stride
             let dst = out + row * rowBytes
             var a: Float = 0
@@ -505,15 +514,9 @@ private struct Cells {
                         } else if nzRight >= 0 {
                             T.fill(0, dst, next, c)  // a gap inside the extent
                         }
-                        if isFull(run) {
-                            if fullStart < 0 { fullStart = next }
-                            if c - fullStart > widestFull {
-                                widestFull = c - fullStart
-                                fullLeft[row] = Int32(fullStart)
-                                fullRight[row] = Int32(c)
-                            }
-                        } else {
-                            fullStart = -1
+                        if trackFullRuns && c - next > bestRight - bestLeft && isFull(run) {
+                            bestLeft = next
+                            bestRight = c
                         }
                     }
                     a += cells[c]
@@ -523,16 +526,6 @@ private struct Cells {
                     if v > 0 {
                         nzLeft = min(nzLeft, c)
                         nzRight = c
-                    }
-                    if isFull(v) {
-                        if fullStart < 0 { fullStart = c }
-                        if c + 1 - fullStart > widestFull {
-                            widestFull = c + 1 - fullStart
-                            fullLeft[row] = Int32(fullStart)
-                            fullRight[row] = Int32(c + 1)
-                        }
-                    } else {
-                        fullStart = -1
                     }
                     next = c + 1
                 }
@@ -544,14 +537,15 @@ private struct Cells {
                     T.fill(run, dst, next, width)
                     nzLeft = min(nzLeft, next)
                     nzRight = width - 1
-                    if isFull(run) {
-                        if fullStart < 0 { fullStart = next }
-                        if width - fullStart > widestFull {
-                            fullLeft[row] = Int32(fullStart)
-                            fullRight[row] = Int32(width)
-                        }
-                    }
                 }
+                if trackFullRuns && width - next > bestRight - bestLeft && isFull(run) {
+                    bestLeft = next
+                    bestRight = width
+                }
+            }
+            if bestRight > bestLeft {
+                fullLeft[row] = Int32(bestLeft)
+                fullRight[row] = Int32(bestRight)
             }
             if nzRight >= 0 {
                 extentLeft[row] = Int32(nzLeft)

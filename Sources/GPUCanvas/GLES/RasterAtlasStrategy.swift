@@ -183,19 +183,20 @@ final class RasterAtlasStrategy: PathStrategy {
                 let rowBytes = piece.rect.width * bpp
                 worker.scratch.ensure(rowBytes * piece.rect.height)
                 let scratch = worker.scratch.pointer
+                let solids = paint && p.mayHaveInteriors
                 worker.accumulator.render(stores[p.store], contours: p.contours, rule: p.rule, antialiased: p.antialiased,
                                           piece: piece.rect, format: fmt, out: UnsafeMutableRawPointer(scratch),
-                                          rowBytes: rowBytes)
+                                          rowBytes: rowBytes, trackFullRuns: solids)
                 worker.local.removeAll(keepingCapacity: true)
                 worker.accumulator.bands(instanceCost: Self.bandInstanceCost,
-                                         solids: paint ? (Self.solidMinArea, Self.solidPixelCost) : nil,
+                                         solids: solids ? (Self.solidMinArea, Self.solidPixelCost) : nil,
                                          into: &worker.local)
                 let (firsts, lasts) = worker.accumulator.rowExtents
                 for shape in worker.local {
                     let b = shape.rect
                     // Piece-local columns of a solid interior (paint form), else an empty range.
                     var solid = 0 ..< 0
-                    if paint, let cols = worker.accumulator.solidColumns(b), cols.count * b.height >= Self.solidMinArea {
+                    if solids, let cols = worker.accumulator.solidColumns(b), cols.count * b.height >= Self.solidMinArea {
                         solid = cols
                     }
                     let texelWidth = b.width - solid.count
