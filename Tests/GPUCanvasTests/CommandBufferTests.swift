@@ -207,6 +207,36 @@ final class CommandBufferTests: XCTestCase {
         XCTAssertGreaterThan(images[0].pixel(x: 200, y: 120).r, 150)
     }
 
+    /// When the bands overflow one atlas, each batch uploads and draws its own, in order: a 256-texel atlas
+    /// takes several batches for 40 overlapping translucent shapes with solid interiors, and the image is
+    /// what one 2048-wide atlas gives (pieces cut at 256 instead of 1024 sum the same areas, to within a
+    /// rounding step).
+    func testBandsAndStripsOverflowIntoMoreBatches() throws {
+        let draw: (inout GraphicsContext, CGSize) -> Void = { ctx, _ in
+            for i in 0 ..< 40 {
+                let x = Double(i % 8) * 60 + 3.3, y = Double(i / 8) * 55 + 2.7
+                let shape = i % 2 == 0 ? Path(ellipseIn: CGRect(x: x, y: y, width: 140, height: 110))
+                    : Path(roundedRect: CGRect(x: x, y: y, width: 120, height: 130), cornerRadius: 18)
+                ctx.fill(shape, with: .color(Color(hue: Double(i) / 40, saturation: 0.8, brightness: 0.9, opacity: 0.6)))
+            }
+        }
+        let options = GLESOptions(device: .mesa, pathStrategy: .rasterAtlas)
+        let small = try CanvasRenderer(gles: options, atlasSizeLimit: 256)
+        let big = try CanvasRenderer(backend: .gles(options))
+        let size = CGSize(width: 600, height: 400)
+        let a = try small.render(size: size, draw), b = try big.render(size: size, draw)
+        XCTAssertGreaterThan(try XCTUnwrap(small.lastDrawCallCount), 2)
+        XCTAssertEqual(try XCTUnwrap(big.lastDrawCallCount), 1)
+        let dump = try XCTUnwrap(small.lastGPUCommandDump)
+        XCTAssertTrue(dump.contains("texture atlas0 256×"), dump)
+        let (covered, uploaded) = Self.coveredAndUploaded(try XCTUnwrap(small.lastGPUCommandDump))
+        XCTAssertLessThan(uploaded * 2, covered, "the interiors come from strips")
+        let d = a.difference(from: b)
+        XCTAssertLessThanOrEqual(d.maxDiff, 1, "\(d)")
+        let reference = try CanvasRenderer(backend: .reference).render(size: size, draw)
+        XCTAssertTrue(a.difference(from: reference).meetsDefaultBar, "\(a.difference(from: reference))")
+    }
+
     /// Pixels drawn and atlas texels uploaded (the "upload atlas0 rect(x, y, w, h)" areas) of a dump.
     static func coveredAndUploaded(_ dump: String) -> (covered: Int, uploaded: Int) {
         let lines = dump.split(separator: "\n").map(String.init)

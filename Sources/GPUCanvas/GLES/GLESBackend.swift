@@ -63,7 +63,7 @@
 // change); an instance cost of 128 px for rectangle bands (S1: −4 % pixels, +44 % instances, no measurable
 // change); LP_NUM_THREADS=4 (no change; 1 doubles the gpu stage). LP_PERF=no_linear changes nothing.
 // The gaps of a paint atlas's shelves are never sampled, so its staging is not zeroed.
-// Solid interiors (2026-11-23): a band's columns of full coverage on all its rows are drawn from a one-row
+// Solid interiors (2026-11-23; `RasterAtlasStrategy`): a band's columns of full coverage on all its rows are drawn from a one-row
 // strip of the path's full texel (the vertex shader holds v at the strip's row, so dv/dy = 0 and the linear
 // sampler still copies 1:1 spans); only the sides are baked and uploaded. S1: 32.1 → 20.0 MiB uploaded,
 // 3863 → 6635 rectangles, frame medians 44.4 → 39.5 ms, the same bytes out. Where llvmpipe's time goes now
@@ -184,7 +184,8 @@ final class GLESBackend: RenderBackend {
 
     var name: String { "\(context.renderer) (\(context.chosenDevice), \(strategyKind))" }
 
-    init(options: GLESOptions) throws {
+    /// `atlasSizeLimit` (tests): atlases no larger than this, so that a small scene fills several.
+    init(options: GLESOptions, atlasSizeLimit: Int? = nil) throws {
         self.options = options
         let context = try GLContext(selection: options.device)
         defer { context.releaseCurrent() }
@@ -207,10 +208,11 @@ final class GLESBackend: RenderBackend {
             // The paint form (BGRA8 colour × coverage, rectangles) is what llvmpipe's linear path takes.
             let paint = options.paintAtlas && format == .r8 && context.isSoftwareDevice
                 && context.has("GL_EXT_texture_format_BGRA8888")
-            strategy = RasterAtlasStrategy(format: format, paint: paint, maxTextureSize: context.maxTextureSize,
+            strategy = RasterAtlasStrategy(format: format, paint: paint,
+                                           maxTextureSize: min(context.maxTextureSize, atlasSizeLimit ?? .max),
                                            workers: planner.workers)
         case .gpuTessellation:
-            strategy = TessellationStrategy(maxTextureSize: context.maxTextureSize)
+            strategy = TessellationStrategy(maxTextureSize: min(context.maxTextureSize, atlasSizeLimit ?? .max))
         }
         var built: [Pipeline: GLProgram] = [:]
         do {

@@ -27,9 +27,10 @@
 // side in the atlas and the interior drawn from a one-row strip of the full-coverage texel (`oneRow`
 // instances; dv/dy = 0 keeps it an axis-aligned 1:1 span copy for the linear rasterizer). The band search
 // prices interior pixels at `solidPixelCost` so that it prefers bands whose interiors line up. Measured on
-// S1-fills (6 interleaved runs of `bench --frames 15 --stages`, medians): atlas upload 32.1 → 19.7 MiB,
-// instances 3863 → 6654, frame 44.4 → 39.5 ms (submit 5.9 → 4.5, gpu 17.5 → 15.0 ms); the image is
-// byte-identical. S2's thin strokes have no interiors and are unchanged.
+// S1-fills (6 interleaved runs of `bench --frames 15 --stages`, medians): atlas upload 32.1 → 20.0 MiB,
+// instances 3863 → 6635, frame 44.4 → 39.5 ms (submit 5.9 → 4.5, gpu 17.5 → 15.0 ms); the image is
+// byte-identical. Only fills and strokes from `Planner.solidStrokeWidth` are searched: S2's thin strokes
+// have no interiors, and looking for them cost its resolve and band search time for nothing.
 
 import Foundation
 
@@ -209,14 +210,11 @@ final class RasterAtlasStrategy: PathStrategy {
                         let first = Int(firsts[row]), last = Int(lasts[row])
                         let out = dst + r * bandRowBytes
                         if solid.isEmpty {
-                            Self.copyColumns(b.x ..< b.x + b.width, of: src, extent: first ... max(first, last),
-                                             empty: last < first, bpp: bpp, into: out)
+                            Self.copyColumns(b.x ..< b.x + b.width, of: src, extent: first, last, bpp: bpp, into: out)
                         } else {
                             let leftBytes = (solid.lowerBound - b.x) * bpp
-                            Self.copyColumns(b.x ..< solid.lowerBound, of: src, extent: first ... max(first, last),
-                                             empty: last < first, bpp: bpp, into: out)
-                            Self.copyColumns(solid.upperBound ..< b.x + b.width, of: src,
-                                             extent: first ... max(first, last), empty: last < first, bpp: bpp,
+                            Self.copyColumns(b.x ..< solid.lowerBound, of: src, extent: first, last, bpp: bpp, into: out)
+                            Self.copyColumns(solid.upperBound ..< b.x + b.width, of: src, extent: first, last, bpp: bpp,
                                              into: out + leftBytes)
                         }
                     }
@@ -403,14 +401,14 @@ final class RasterAtlasStrategy: PathStrategy {
         }
     }
 
-    /// Columns `cols` of a coverage row into `out`, zero outside the row's non-zero `extent` (nothing is
-    /// stored there: the resolve writes only the extent). `empty`: the row has no coverage at all.
+    /// Columns `cols` of a coverage row into `out`, zero outside the row's non-zero extent `first ... last`
+    /// (nothing is stored there: the resolve writes only the extent; last < first: the row is empty).
     @inline(__always)
-    static func copyColumns(_ cols: Range<Int>, of row: UnsafeMutablePointer<UInt8>, extent: ClosedRange<Int>,
-                            empty: Bool, bpp: Int, into out: UnsafeMutablePointer<UInt8>) {
+    static func copyColumns(_ cols: Range<Int>, of row: UnsafeMutablePointer<UInt8>, extent first: Int, _ last: Int,
+                            bpp: Int, into out: UnsafeMutablePointer<UInt8>) {
         let bytes = cols.count * bpp
-        let c0 = max(extent.lowerBound, cols.lowerBound), c1 = min(extent.upperBound, cols.upperBound - 1)
-        if empty || c1 < c0 {
+        let c0 = max(first, cols.lowerBound), c1 = min(last, cols.upperBound - 1)
+        if c1 < c0 {
             out.initialize(repeating: 0, count: bytes)
             return
         }

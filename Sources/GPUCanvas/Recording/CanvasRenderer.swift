@@ -24,6 +24,12 @@ public final class CanvasRenderer {
     public let backend: Backend
     let implementation: RenderBackend
 
+    /// A GLES renderer whose atlases are at most `atlasSizeLimit` texels a side (tests of the batching).
+    init(gles options: GLESOptions, atlasSizeLimit: Int) throws {
+        backend = .gles(options)
+        implementation = try GLESBackend(options: options, atlasSizeLimit: atlasSizeLimit)
+    }
+
     /// Starts the backend. The default is the product: GLES on the `auto` device (the first hardware EGL
     /// device, else Mesa's surfaceless llvmpipe). Without a working EGL this throws `RenderError.gpu` naming
     /// what failed; `.reference` always starts.
