@@ -79,6 +79,15 @@ enum StrokeTestGeometry {
 }
 
 final class StrokeTests: XCTestCase {
+    /// A transform's extreme stretch factors (the pen's widest and narrowest device width): scale (3, 0.5)
+    /// then a 30° rotation stretches by 3 at most and 0.5 at least; a singular transform squeezes to 0.
+    func testTransformScaleExtremes() {
+        let t = CGAffineTransform(scaleX: 3, y: 0.5).concatenating(CGAffineTransform(rotationAngle: .pi / 6))
+        XCTAssertEqual(Double(t.maxScale), 3, accuracy: GeometryTolerance.arithmetic)
+        XCTAssertEqual(Double(t.minScale), 0.5, accuracy: GeometryTolerance.arithmetic)
+        XCTAssertEqual(CGAffineTransform(a: 1, b: 2, c: 2, d: 4, tx: 0, ty: 0).minScale, 0)
+    }
+
     typealias G = StrokeTestGeometry
 
     // MARK: Caps on a straight segment

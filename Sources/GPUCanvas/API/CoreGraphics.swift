@@ -72,6 +72,12 @@ public struct CGAffineTransform: Hashable, Sendable, CustomStringConvertible {
         let mean = (p + q) / 2, diff = (p - q) / 2
         return (mean + (diff * diff + r * r).squareRoot()).squareRoot()
     }
+    /// The smallest factor by which the transform can stretch a length (the smaller singular value):
+    /// |determinant| / maxScale, 0 for a singular transform.
+    var minScale: CGFloat {
+        let m = maxScale
+        return m > 0 ? abs(determinant) / m : 0
+    }
 }
 
 extension CGPoint {

@@ -106,7 +106,7 @@ struct AtlasLayout {
 struct ShelfPacker {
     let width: Int
     let maxHeight: Int
-    var tight = false
+    let tight: Bool
     /// The shelves so far, top to bottom: first row, rows, columns used from the left.
     private(set) var shelves: [(y: Int, height: Int, used: Int)] = []
     private(set) var usedHeight = 0
@@ -387,10 +387,8 @@ final class Planner {
             polys.plannerAppend(Stroker.outline(path, style: style, transform: t))
             rule = .nonZero
             antialiased = true
-            // The pen's device width where the transform squeezes it most (its smaller singular value).
-            let a = t.a * t.a + t.b * t.b, d = t.c * t.c + t.d * t.d, b = t.a * t.c + t.b * t.d
-            let smallest = ((a + d) / 2 - (((a - d) / 2) * ((a - d) / 2) + b * b).squareRoot()).squareRoot()
-            mayHaveInteriors = style.lineWidth * smallest >= Self.solidStrokeWidth
+            // The pen's device width where the transform squeezes it most.
+            mayHaveInteriors = style.lineWidth * t.minScale >= Self.solidStrokeWidth
         }
         // Bounds of this draw's points (the store's own bounds span all draws of the worker).
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity

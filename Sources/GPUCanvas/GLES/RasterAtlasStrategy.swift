@@ -59,6 +59,8 @@ final class RasterAtlasStrategy: PathStrategy {
     private var workerState: [Worker] = []
     private var pieces: [Piece] = []
     private var batches: [Batch] = []
+    /// Paint form: each path's colour as 8.24 fixed point (kept across frames for its capacity).
+    private var paintColors: [SIMD4<UInt32>] = []
 
     private struct Piece {
         var path: Int
@@ -293,9 +295,8 @@ final class RasterAtlasStrategy: PathStrategy {
         let batchList = batches
         // Paint form: each band's colour as 8.24 fixed point, so texel = round(colour × coverage) for
         // coverage 0…255 ((cov · C + 2^23) >> 24 stays below 2^32).
-        var paintColors: [SIMD4<UInt32>] = []
+        paintColors.removeAll(keepingCapacity: true)
         if paint {
-            paintColors.reserveCapacity(paths.count)
             for p in paths {
                 func q(_ c: Float) -> UInt32 { UInt32((min(max(c, 0), 1) * 16_777_216).rounded()) }
                 // BGRA byte order.
@@ -303,6 +304,7 @@ final class RasterAtlasStrategy: PathStrategy {
             }
         }
         do {
+            let paintColors = self.paintColors
             let stagingBase = cb.staging.base
             let base = UncheckedSendable(stagingBase)
             let states = UncheckedSendable(workerState)
