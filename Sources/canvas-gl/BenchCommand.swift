@@ -36,7 +36,7 @@ struct Bench: ParsableCommand {
     @Flag(name: .long, help: "Print the results as JSON.")
     var json = false
 
-    @Flag(name: .long, help: "GLES: also print where the median frame's time went (geometry, coverage, submit, gpu, readback).")
+    @Flag(name: .long, help: "GLES: also print where the median frame's and the warm-up frame's time went (geometry, coverage, submit, gpu, readback).")
     var stages = false
 
     @Option(name: .customLong("save-last"), help: "Write each scene's last frame to DIR/<scene-name>.png.")
@@ -76,6 +76,7 @@ struct Bench: ParsableCommand {
             let t1 = ContinuousClock.now
             last = try renderer.render(scene.recording, scale: scene.scale)
             let first = ms(since: t1)
+            let firstStages = renderer.lastGPUTimings
             var times: [Double] = []
             var stageTimes: [GLESFrameTimings] = []
             times.reserveCapacity(frames)
@@ -89,6 +90,9 @@ struct Bench: ParsableCommand {
                 // The stages of the frame whose total is the median, so the parts add up.
                 let median = stageTimes.sorted { $0.total < $1.total }[stageTimes.count / 2]
                 FileHandle.standardError.write(Data("\(file): \(median)\n".utf8))
+                if let firstStages {
+                    FileHandle.standardError.write(Data("\(file), warm-up frame: \(firstStages)\n".utf8))
+                }
             }
             if let dir = saveLast {
                 let name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent

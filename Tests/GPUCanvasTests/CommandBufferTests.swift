@@ -297,6 +297,36 @@ final class CommandBufferTests: XCTestCase {
         XCTAssertTrue(cb.staging.isEmpty)
     }
 
+    /// A step that reserves many staging regions sizes the arena once first: the regions then land in that
+    /// block (it does not move), 16-byte aligned, and what was written before the growth is kept.
+    func testStagingCapacityIsReservedInOneStep() {
+        let arena = StagingArena()
+        let first = arena.reserve(5, zeroed: true)
+        (arena.base + first).storeBytes(of: 0xAB, as: UInt8.self)
+        arena.reserveCapacity(adding: 100 * 1000 + 7, regions: 101)
+        let block = arena.base, capacity = arena.capacity
+        XCTAssertEqual(block.load(fromByteOffset: first, as: UInt8.self), 0xAB)
+        var offsets: [Int] = []
+        for _ in 0 ..< 100 { offsets.append(arena.reserve(1000, zeroed: false)) }
+        offsets.append(arena.reserve(7))
+        XCTAssertEqual(arena.base, block, "a reserved capacity must not move the block")
+        XCTAssertEqual(arena.capacity, capacity)
+        XCTAssertTrue(offsets.allSatisfy { $0 % 16 == 0 }, "\(offsets)")
+        XCTAssertEqual(offsets.first, 16)
+        XCTAssertLessThanOrEqual(offsets.last! + 7, arena.capacity)
+        // A scratch buffer without a fill keeps its contents when it grows; one with a fill fills the new part.
+        let bytes = ScratchBuffer<UInt8>(fill: nil)
+        bytes.ensure(3)
+        bytes.pointer.update(from: [1, 2, 3], count: 3)
+        bytes.ensure(4096)
+        XCTAssertEqual(Array(UnsafeBufferPointer(start: bytes.pointer, count: 3)), [1, 2, 3])
+        let ints = ScratchBuffer<Int32>(fill: -1)
+        ints.ensure(2)
+        ints.pointer[0] = 7
+        ints.ensure(5)
+        XCTAssertEqual(Array(UnsafeBufferPointer(start: ints.pointer, count: 5)), [7, -1, -1, -1, -1])
+    }
+
     /// The instance records are read by GL with fixed offsets: their Swift layout must match.
     func testInstanceRecordLayout() {
         XCTAssertEqual(MemoryLayout<CoverInstance>.size, CoverInstance.stride)

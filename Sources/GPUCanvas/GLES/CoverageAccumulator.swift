@@ -41,24 +41,26 @@ struct BandShape: Equatable {
 
 /// A growable raw buffer: element access through a pointer taken once per call, so hot loops pay neither
 /// bounds checks nor the dynamic exclusivity checks of class-held arrays.
-final class ScratchBuffer<T> {
+final class ScratchBuffer<T: BitwiseCopyable> {
     private(set) var pointer: UnsafeMutablePointer<T>
     private(set) var capacity: Int
-    private let fill: T
+    private let fill: T?
 
-    init(fill: T) {
+    /// `fill`: what new storage holds; nil leaves it unwritten, for buffers whose users write every element
+    /// before reading it (an arena, texel rows): filling them would only fault their pages in twice.
+    init(fill: T?) {
         self.fill = fill
         capacity = 0
         pointer = UnsafeMutablePointer<T>.allocate(capacity: 1)
     }
 
-    /// Ensures room for `count` elements; new storage holds `fill`. Old contents are kept only up to the old
-    /// capacity when it grows (callers keep the buffer in its reset state between uses).
+    /// Ensures room for `count` elements; the old contents are kept, new storage holds `fill` (callers that
+    /// rely on a fill keep the buffer in its reset state between uses).
     func ensure(_ count: Int) {
         guard count > capacity else { return }
         let p = UnsafeMutablePointer<T>.allocate(capacity: count)
-        p.initialize(repeating: fill, count: count)
-        if capacity > 0 { p.update(from: pointer, count: capacity) }
+        p.initialize(from: pointer, count: capacity)
+        if let fill { (p + capacity).initialize(repeating: fill, count: count - capacity) }
         pointer.deallocate()
         pointer = p
         capacity = count

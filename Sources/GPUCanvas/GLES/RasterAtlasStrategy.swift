@@ -112,8 +112,10 @@ final class RasterAtlasStrategy: PathStrategy {
     /// One worker's scratch: its accumulator, piece texels, band arena and bands.
     private final class Worker {
         let accumulator = CoverageAccumulator()
-        let scratch = ScratchBuffer<UInt8>(fill: 0)
-        let arena = ScratchBuffer<UInt8>(fill: 0)
+        /// The resolve writes each row's non-zero extent and the band copy reads only that.
+        let scratch = ScratchBuffer<UInt8>(fill: nil)
+        /// Written band by band before it is read.
+        let arena = ScratchBuffer<UInt8>(fill: nil)
         var arenaUsed = 0
         var bands: [Band] = []
         var local: [BandShape] = []
@@ -276,6 +278,13 @@ final class RasterAtlasStrategy: PathStrategy {
         guard !batches.isEmpty else { return }
 
         var maxUsed = 0
+        let instanceBytes = instanceCount * CoverInstance.stride
+        var shelfBytes = 0, shelfCount = 0
+        for batch in batches {
+            for shelf in batch.shelves { shelfBytes += shelf.height * shelf.used * atlasBpp }
+            shelfCount += batch.shelves.count
+        }
+        cb.staging.reserveCapacity(adding: shelfBytes + instanceBytes, regions: shelfCount + 1)
         for b in batches.indices {
             // Paint form: every texel a rectangle samples is written below, so the shelves' gaps need no zeroing.
             batches[b].shelfStaging = batches[b].shelves.map {
@@ -284,7 +293,6 @@ final class RasterAtlasStrategy: PathStrategy {
             maxUsed = max(maxUsed, batches[b].usedHeight)
         }
         cb.declare(.atlas(0), TextureDesc(width: atlasWidth, height: maxUsed, format: atlasFormat))
-        let instanceBytes = instanceCount * CoverInstance.stride
         let instanceStart = cb.reserveStaging(instanceBytes)
         let bufferOffset = cb.reserveInstances(instanceCount, pipeline: pipeline)
 
