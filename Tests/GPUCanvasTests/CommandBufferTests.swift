@@ -207,6 +207,26 @@ final class CommandBufferTests: XCTestCase {
         XCTAssertGreaterThan(images[0].pixel(x: 200, y: 120).r, 150)
     }
 
+    /// A small translucent bar at half-pixel offsets (a chart's kind of shape, 64 × 32 px) pays for its
+    /// interior strip: its half-covered top and bottom rows need bands of their own (four more instances),
+    /// and priced at `solidPixelCost` 0.3 its 63 × 28 interior still wins, where 0.5 baked the whole
+    /// bar. So fewer than half of its 2145 pixels are baked and uploaded, and the image is the reference's.
+    func testSmallBarsTakeTheirInteriorFromAStrip() throws {
+        let draw: (inout GraphicsContext, CGSize) -> Void = { ctx, _ in
+            ctx.fill(Path(CGRect(x: 20.5, y: 10.5, width: 64, height: 32)), with: .color(.purple.opacity(0.6)))
+        }
+        let r = try CanvasRenderer(backend: .gles(GLESOptions(device: .mesa, pathStrategy: .rasterAtlas)))
+        let image = try r.render(size: CGSize(width: 120, height: 60), draw)
+        let text = try XCTUnwrap(r.lastGPUCommandDump)
+        let (covered, uploaded) = Self.coveredAndUploaded(text)
+        XCTAssertEqual(covered, 65 * 33, text)
+        XCTAssertLessThan(uploaded * 2, covered, text)
+        XCTAssertTrue(text.contains("5 instances"), text)
+        let reference = try CanvasRenderer(backend: .reference).render(size: CGSize(width: 120, height: 60), draw)
+        XCTAssertTrue(image.difference(from: reference).meetsDefaultBar)
+        XCTAssertEqual(image.pixel(x: 50, y: 25), reference.pixel(x: 50, y: 25))
+    }
+
     /// When the bands overflow one atlas, each batch uploads and draws its own, in order: a 256-texel atlas
     /// takes several batches for 40 overlapping translucent shapes with solid interiors, and the image is
     /// what one 2048-wide atlas gives (pieces cut at 256 instead of 1024 sum the same areas, to within a
