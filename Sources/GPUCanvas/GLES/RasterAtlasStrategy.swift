@@ -74,8 +74,9 @@ final class RasterAtlasStrategy: PathStrategy {
     /// hundred pixels pay.
     static let solidMinArea = 512
     /// What a solid interior pixel costs next to a baked one, for the band search. It is still blended, but
-    /// neither baked nor uploaded, and llvmpipe reads it from a strip that stays in cache: a baked texel is
-    /// read once from an atlas of tens of MiB, and each band row's span starts with a cache miss. Measured
+    /// neither baked nor uploaded, and llvmpipe reads it from a strip that stays in cache, where a baked texel
+    /// is read once from an atlas of tens of MiB (a 256- or 512-texel-wide atlas, which puts a band's rows
+    /// closer together, measured the same as 2048 on S1's ellipses and stars). Measured
     /// (`bench --stages`, ten translucent 1023² rectangles, so every pixel is interior): gpu 8–9 ms from
     /// strips, 21–26 ms baked, plus 6–8 ms of baking and upload; so ~0.3. Against the 0.5 used before, 5120
     /// translucent 64 × 32 rectangles at half-pixel offsets (about ten deep; a bar chart's kind of shape)
