@@ -335,7 +335,8 @@ final class StagingArena {
         return start
     }
 
-    /// Makes room for `n` more bytes (in regions of at most `regions` alignment gaps) in one step. A step
+    /// Makes room, in one step, for `n` more bytes to be reserved as up to `regions` regions (each may add up
+    /// to 15 bytes of alignment). A step
     /// about to reserve many regions calls this first: growing region by region copies what is already
     /// reserved at every doubling, and on a frame's first use those copies fault in about twice the block's
     /// pages (S2-strokes' 33 MiB of atlas shelves: 8 000 faults and a 32 MiB copy of bytes not yet written).

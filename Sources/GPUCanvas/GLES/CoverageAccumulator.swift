@@ -26,9 +26,12 @@ struct BandShape: Equatable {
     var rect: PixelRect
     /// (left at top, left at bottom, right at top, right at bottom).
     var insets: (Int16, Int16, Int16, Int16) = (0, 0, 0, 0)
+    /// The paint form's solid interior: piece-local columns of `rect` full on all its rows, drawn from a
+    /// strip (empty: none, or too small to pay; see `CoverageAccumulator.bands`).
+    var solid: Range<Int> = 0 ..< 0
 
     static func == (a: BandShape, b: BandShape) -> Bool {
-        a.rect == b.rect && a.insets == b.insets
+        a.rect == b.rect && a.insets == b.insets && a.solid == b.solid
     }
 
     /// Pixels the trapezoid covers (its area, rounded; insets may be negative by up to the band padding).
@@ -173,7 +176,8 @@ final class CoverageAccumulator {
     /// A 100 × 100 piece whose coverage is a 10 × 10 square at (45, 45) yields one band (45, 45, 10, 10).
     ///
     /// `solids` (the paint form): a band's columns of full coverage on all its rows (`solidColumns`) cost
-    /// `pixelCost` per pixel instead of 1 when they hold at least `minArea` pixels, and two more instances.
+    /// `pixelCost` per pixel instead of 1 when they hold at least `minArea` pixels, and two more instances;
+    /// such a band's `solid` names them (its rectangle stays whole, without trapezoid insets).
     func bands(instanceCost: Int, solids: (minArea: Int, pixelCost: Double)? = nil, into out: inout [BandShape]) {
         let g = Self.bandGranularity
         let height = self.height
@@ -249,7 +253,12 @@ final class CoverageAccumulator {
                 var y0 = i * g, y1 = min(height, j * g)
                 while y0 < y1 && er[y0] < el[y0] { y0 += 1 }
                 while y1 > y0 && er[y1 - 1] < el[y1 - 1] { y1 -= 1 }
-                out.append(trapezoid(PixelRect(x: Int(l), y: y0, width: Int(r - l + 1), height: y1 - y0)))
+                let rect = PixelRect(x: Int(l), y: y0, width: Int(r - l + 1), height: y1 - y0)
+                if let solids, let cols = solidColumns(rect), cols.count * rect.height >= solids.minArea {
+                    out.append(BandShape(rect: rect, solid: cols))
+                } else {
+                    out.append(trapezoid(rect))
+                }
             }
             j = i
         }

@@ -205,12 +205,7 @@ final class RasterAtlasStrategy: PathStrategy {
                                          into: &worker.local)
                 let (firsts, lasts) = worker.accumulator.rowExtents
                 for shape in worker.local {
-                    let b = shape.rect
-                    // Piece-local columns of a solid interior (paint form), else an empty range.
-                    var solid = 0 ..< 0
-                    if solids, let cols = worker.accumulator.solidColumns(b), cols.count * b.height >= Self.solidMinArea {
-                        solid = cols
-                    }
+                    let b = shape.rect, solid = shape.solid
                     let texelWidth = b.width - solid.count
                     let bandRowBytes = texelWidth * bpp
                     let dst = worker.reserveArena(bandRowBytes * b.height)
