@@ -39,9 +39,11 @@ enum Flatten {
         return segmentCount((3 * d / (4 * tolerance)).squareRoot())
     }
 
+    /// n rounded up to a whole count, 1…`maxSegmentsPerCurve`; clamped before the conversion to Int, since
+    /// curves 10³⁸ px across give counts no Int can hold.
     private static func segmentCount(_ n: Double) -> Int {
-        guard n.isFinite else { return maxSegmentsPerCurve }
-        return max(1, min(maxSegmentsPerCurve, Int(n.rounded(.up))))
+        guard n.isFinite, n < Double(maxSegmentsPerCurve) else { return maxSegmentsPerCurve }
+        return max(1, Int(n.rounded(.up)))
     }
 
     /// Appends the points after p0 of a flattened quadratic (p2 last, exactly), each with its parameter t.

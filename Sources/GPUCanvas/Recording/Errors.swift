@@ -33,7 +33,9 @@ func pixelSize(for size: CGSize, scale: CGFloat) throws -> (width: Int, height: 
     }
     let w = (size.width * scale).rounded(.up), h = (size.height * scale).rounded(.up)
     guard w <= CGFloat(maxPixelDimension), h <= CGFloat(maxPixelDimension) else {
-        throw RenderError.invalidSize("\(Int(w))×\(Int(h)) pixels exceeds the limit of \(maxPixelDimension) per side")
+        // Printed as numbers, not Ints: a scale of 1e20 gives sizes no Int can hold.
+        func count(_ v: CGFloat) -> String { v < 1e15 ? String(Int(v)) : "\(Double(v))" }
+        throw RenderError.invalidSize("\(count(w))×\(count(h)) pixels exceeds the limit of \(maxPixelDimension) per side")
     }
     return (Int(w), Int(h))
 }
