@@ -65,7 +65,7 @@ struct Bench: ParsableCommand {
         let renderer = try makeRenderer(backend, gles: try gpu.glesOptions())
         if let dir = saveLast {
             do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
-            catch { throw CLIError("cannot create directory \(dir): \((error as NSError).localizedDescription)") }
+            catch { throw CLIError("cannot create directory \(dir): \(readableReason(error))") }
         }
         var results: [Result] = []
         for file in scenes {

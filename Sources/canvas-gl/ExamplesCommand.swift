@@ -36,7 +36,7 @@ struct Examples: ParsableCommand {
         do {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         } catch {
-            throw CLIError("cannot create directory \(dir): \((error as NSError).localizedDescription)")
+            throw CLIError("cannot create directory \(dir): \(readableReason(error))")
         }
         for e in Example.all {
             let file = URL(fileURLWithPath: dir).appendingPathComponent(e.name + ".png").path

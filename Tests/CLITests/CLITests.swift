@@ -1,5 +1,10 @@
 import XCTest
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Runs the built `canvas-gl` binary as a user would and checks exit codes, stdout, stderr and files.
 final class CLITests: XCTestCase {
@@ -310,5 +315,142 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(s["backend"] as? String, "gles")
         XCTAssertEqual(s["drawCalls"] as? Int, 1)
         XCTAssertTrue((s["renderer"] as? String)?.contains("llvmpipe") == true, "\(s)")
+    }
+
+    // MARK: Output files: devices, FIFOs, symbolic links, directories
+
+    /// The file type bits of `path` itself (`lstat`: a link is a link), or nil when nothing is there.
+    private func fileType(_ path: String) -> mode_t? {
+        var st = stat()
+        return lstat(path, &st) == 0 ? st.st_mode & S_IFMT : nil
+    }
+
+    /// The stderr lines, without the empty last one.
+    private func lines(_ text: String) -> [Substring] { text.split(separator: "\n", omittingEmptySubsequences: true) }
+
+    func testWritingToDevFullFailsAndLeavesTheDevice() throws {
+        let dev = "/dev/full"
+        guard fileType(dev) == S_IFCHR else { throw XCTSkip("\(dev) is not a character device here") }
+        // Should a regression replace the device with a regular file (rename over it), put it back.
+        addTeardownBlock {
+            guard self.fileType(dev) != S_IFCHR, getuid() == 0 else { return }
+            try? FileManager.default.removeItem(atPath: dev)
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            p.arguments = ["mknod", "-m", "666", dev, "c", "1", "7"]
+            try? p.run()
+            p.waitUntilExit()
+        }
+        let scene = try writeScene("full.json", goodCommands)
+        let r = try run(["render", scene, "-o", dev, "--backend", "reference"])
+        assertCleanFailure(r, mentions: "cannot write \(dev): No space left on device")
+        XCTAssertFalse(r.stdout.contains("wrote"), r.stdout)
+        XCTAssertEqual(fileType(dev), S_IFCHR, "\(dev) is no longer a character device")
+        let c = try run(["compare", scene, "--backends", "reference,reference", "-o", dev])
+        assertCleanFailure(c, mentions: "cannot write \(dev): No space left on device")
+        XCTAssertEqual(fileType(dev), S_IFCHR, "\(dev) is no longer a character device")
+    }
+
+    func testWritingThroughASymlinkWritesItsTarget() throws {
+        let scene = try writeScene("link.json", goodCommands)
+        try FileManager.default.createDirectory(at: tmp.appendingPathComponent("real"), withIntermediateDirectories: true)
+        let target = tmp.appendingPathComponent("real/out.png").path
+        try Data("old".utf8).write(to: URL(fileURLWithPath: target))
+        let link = tmp.appendingPathComponent("link.png").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "real/out.png")   // relative
+        let r = try run(["render", scene, "-o", link, "--backend", "reference"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(fileType(link), S_IFLNK, "the link was replaced")
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link), "real/out.png")
+        XCTAssertEqual(fileType(target), S_IFREG)
+        try assertValidPNG(target, width: 60, height: 40)
+        // A dangling link creates its target; a link to a link is followed to the end.
+        let dangling = tmp.appendingPathComponent("dangling.png").path
+        let chain = tmp.appendingPathComponent("chain.png").path
+        try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: tmp.appendingPathComponent("real/new.png").path)
+        try FileManager.default.createSymbolicLink(atPath: chain, withDestinationPath: "dangling.png")
+        let d = try run(["render", scene, "-o", chain, "--backend", "reference"])
+        XCTAssertEqual(d.status, 0, d.stderr)
+        XCTAssertEqual(fileType(chain), S_IFLNK)
+        XCTAssertEqual(fileType(dangling), S_IFLNK)
+        try assertValidPNG(tmp.appendingPathComponent("real/new.png").path, width: 60, height: 40)
+        // bench --save-last writes DIR/<scene>.png through the same function.
+        let dir = tmp.appendingPathComponent("last")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let benchLink = dir.appendingPathComponent("link.png").path
+        let benchTarget = tmp.appendingPathComponent("real/bench.png").path
+        try FileManager.default.createSymbolicLink(atPath: benchLink, withDestinationPath: benchTarget)
+        let b = try run(["bench", scene, "--backend", "reference", "--frames", "1", "--save-last", dir.path])
+        XCTAssertEqual(b.status, 0, b.stderr)
+        XCTAssertEqual(fileType(benchLink), S_IFLNK)
+        try assertValidPNG(benchTarget, width: 60, height: 40)
+    }
+
+    func testWritingIntoAFIFODeliversThePNGAndKeepsTheFIFO() throws {
+        let scene = try writeScene("fifo.json", goodCommands)
+        let fifo = tmp.appendingPathComponent("pipe.png").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0, String(cString: strerror(errno)))
+        let received = tmp.appendingPathComponent("received.png")
+        // The reader: a `cat` child, so a regression that never opens the FIFO cannot hang the test (killed below).
+        for command in [["render", scene, "-o", fifo, "--backend", "reference"],
+                        ["compare", scene, "--backends", "reference,reference", "-o", fifo]] {
+            _ = FileManager.default.createFile(atPath: received.path, contents: nil)
+            let reader = Process()
+            reader.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            reader.arguments = ["cat", fifo]
+            reader.standardOutput = try FileHandle(forWritingTo: received)
+            try reader.run()
+            let r = try run(command)
+            XCTAssertEqual(r.status, 0, "\(command): \(r.stderr)")
+            let deadline = Date().addingTimeInterval(10)
+            while reader.isRunning && Date() < deadline { usleep(10_000) }
+            if reader.isRunning { reader.terminate(); reader.waitUntilExit(); XCTFail("\(command): the reader got no EOF") }
+            XCTAssertEqual(fileType(fifo), S_IFIFO, "\(command): the FIFO was replaced")
+            let bytes = [UInt8](try Data(contentsOf: received))
+            XCTAssertEqual(Array(bytes.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "\(command)")
+            try assertValidPNG(received.path, width: 60, height: 40)
+        }
+    }
+
+    func testADirectoryAsOutputIsOneClearLine() throws {
+        let scene = try writeScene("dir.json", goodCommands)
+        let dir = tmp.appendingPathComponent("a-folder")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        for command in [["render", scene, "-o", dir.path, "--backend", "reference"],
+                        ["compare", scene, "--backends", "reference,reference", "-o", dir.path]] {
+            let r = try run(command)
+            assertCleanFailure(r, mentions: "cannot write \(dir.path): it is a directory")
+            XCTAssertEqual(lines(r.stderr).count, 1, r.stderr)
+            XCTAssertEqual(r.stderr.components(separatedBy: dir.path).count, 2, "the path is repeated: \(r.stderr)")
+            XCTAssertFalse(r.stderr.contains("NSCocoaErrorDomain"), r.stderr)
+        }
+        // "out/" names a directory even when it does not exist; it must not become a file named "out".
+        let slash = tmp.appendingPathComponent("out").path + "/"
+        assertCleanFailure(try run(["render", scene, "-o", slash, "--backend", "reference"]), mentions: "cannot write \(slash)")
+        XCTAssertNil(fileType(tmp.appendingPathComponent("out").path))
+        // bench's DIR/<scene>.png being a directory reaches the library's check (no early check there).
+        let last = tmp.appendingPathComponent("last")
+        try FileManager.default.createDirectory(at: last.appendingPathComponent("dir.png"), withIntermediateDirectories: true)
+        let b = try run(["bench", scene, "--backend", "reference", "--frames", "1", "--save-last", last.path])
+        assertCleanFailure(b, mentions: "cannot write \(last.appendingPathComponent("dir.png").path): it is a directory")
+        XCTAssertEqual(lines(b.stderr).count, 1, b.stderr)
+        XCTAssertFalse(b.stderr.contains("NSCocoaErrorDomain"), b.stderr)
+    }
+
+    func testARegularFileIsReplacedAtomicallyKeepingItsMode() throws {
+        let scene = try writeScene("reg.json", goodCommands)
+        let out = tmp.appendingPathComponent("reg.png").path
+        try Data("old".utf8).write(to: URL(fileURLWithPath: out))
+        XCTAssertEqual(chmod(out, 0o640), 0)
+        let r = try run(["render", scene, "-o", out, "--backend", "reference"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(fileType(out), S_IFREG)
+        try assertValidPNG(out, width: 60, height: 40)
+        var st = stat()
+        XCTAssertEqual(lstat(out, &st), 0)
+        XCTAssertEqual(st.st_mode & 0o777, 0o640)
+        // No temporary file is left beside it.
+        let left = try FileManager.default.contentsOfDirectory(atPath: tmp.path).filter { $0.contains(".tmp-") }
+        XCTAssertEqual(left, [])
     }
 }

@@ -173,6 +173,43 @@ final class PNGTests: XCTestCase {
         }
     }
 
+    /// `writePNG` never renames over what is not a regular file: a link is followed, a directory is an error
+    /// in words, and a device is written in place (a write error on it reported with errno's text).
+    func testWritingFollowsLinksAndRefusesDirectoriesInWords() throws {
+        let image = RasterImage(width: 2, height: 2)
+        let dir = tempURL("dir")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        XCTAssertThrowsError(try image.writePNG(to: dir)) { error in
+            XCTAssertEqual(error as? ImageError, .fileUnwritable(path: dir.path, reason: "it is a directory"))
+        }
+        let link = dir.appendingPathComponent("link.png")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "target.png")
+        try image.writePNG(to: link)
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link.path), "target.png")
+        XCTAssertEqual(try RasterImage(contentsOfPNG: dir.appendingPathComponent("target.png")).width, 2)
+        var st = stat()
+        if lstat("/dev/full", &st) == 0, st.st_mode & S_IFMT == S_IFCHR {
+            // Should a regression rename a regular file over the device, put the device back.
+            addTeardownBlock {
+                var now = stat()
+                guard lstat("/dev/full", &now) == 0, now.st_mode & S_IFMT != S_IFCHR, getuid() == 0 else { return }
+                try? FileManager.default.removeItem(atPath: "/dev/full")
+                let p = Process()
+                p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                p.arguments = ["mknod", "-m", "666", "/dev/full", "c", "1", "7"]
+                try? p.run()
+                p.waitUntilExit()
+            }
+            XCTAssertThrowsError(try image.writePNG(to: URL(fileURLWithPath: "/dev/full"))) { error in
+                XCTAssertEqual(error as? ImageError,
+                               .fileUnwritable(path: "/dev/full", reason: "No space left on device"))
+            }
+            XCTAssertEqual(lstat("/dev/full", &st), 0)
+            XCTAssertEqual(st.st_mode & S_IFMT, S_IFCHR, "/dev/full is no longer a character device")
+        }
+    }
+
     func testEmptyImageCannotBeEncoded() {
         XCTAssertThrowsError(try RasterImage(width: 0, height: 5).pngData()) { error in
             guard case ImageError.encodingFailed = error else { return XCTFail("\(error)") }

@@ -92,14 +92,13 @@ extension RasterImage {
         throw ImageError.encodingFailed("libpng kept asking for a larger buffer than \(capacity) bytes")
     }
 
-    /// Writes `pngData()` to `url` (atomically: a failed write leaves no partial file).
+    /// Writes `pngData()` to the file at `url`. A regular file (or a new one) is replaced atomically, so a
+    /// failed write leaves no partial file; a symbolic link is followed; a device or FIFO (`/dev/stdout`, a
+    /// named pipe) is written in place, never replaced. Failures throw `ImageError.fileUnwritable` with a
+    /// readable reason ("No space left on device", "it is a directory").
     public func writePNG(to url: URL) throws {
         let data = try pngData()
-        do {
-            try data.write(to: url, options: .atomic)
-        } catch {
-            throw ImageError.fileUnwritable(path: url.path, reason: "\(error.localizedDescription)")
-        }
+        try writeFileContents(data, toPath: url.path)
     }
 
     /// Decodes a PNG of any colour type and bit depth (libpng converts it to 8-bit sRGB RGBA), then

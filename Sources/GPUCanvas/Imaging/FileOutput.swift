@@ -1,0 +1,142 @@
+// Writing a whole file to a path the way a command-line tool should: atomically where the path is (or will
+// be) a regular file, in place where it is a device or a FIFO, and never replacing what is not a regular file.
+//
+// `Data.write(to:options: .atomic)` always writes a temporary file and renames it over the path. Over
+// /dev/full that "succeeds" and turns the device node into a regular file (as root, /dev/null too); over a
+// FIFO it replaces the FIFO; over a symbolic link it replaces the link and never writes its target. Its errors
+// are Foundation codes ("NSCocoaErrorDomain error 512"). Everything here is plain POSIX so every failure has
+// an errno, reported as text.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes `data` to the file at `path`; a failure throws `ImageError.fileUnwritable(path:reason:)` with a
+/// reason a person can read ("No space left on device", "it is a directory").
+///
+/// - Nothing there, or a regular file: the bytes go to a temporary file beside it, which is then renamed
+///   over `path`, so a failed write never leaves a partial file. A new file gets mode 0666 less the umask;
+///   a replaced file keeps its permission bits (not its owner, nor its hard links: it is a new inode).
+/// - A symbolic link: followed, hop by hop (a relative target is relative to the link's folder), and the
+///   path it resolves to is written by these same rules; the link stays a link. A dangling link creates
+///   its target.
+/// - A directory: an error.
+/// - Anything else (a character device such as /dev/null or /dev/full, a FIFO, a socket): opened for
+///   writing and written in place, never renamed over; every write error is reported. Opening a FIFO waits
+///   for a reader, as a shell's `>` does.
+func writeFileContents(_ data: Data, toPath path: String) throws {
+    func fail(_ reason: String) -> ImageError { .fileUnwritable(path: path, reason: reason) }
+    func failErrno(_ code: Int32) -> ImageError { fail(readableReason(errno: code)) }
+
+    guard !path.isEmpty else { throw fail("the path is empty") }
+
+    // Follow symbolic links ourselves: `realpath` fails on a dangling link, whose target we should create.
+    var target = path
+    var info = stat()
+    var exists = false
+    var hops = 0
+    while true {
+        if lstat(target, &info) != 0 {
+            let code = errno
+            guard code == ENOENT else { throw failErrno(code) }
+            break
+        }
+        guard info.st_mode & S_IFMT == S_IFLNK else { exists = true; break }
+        hops += 1
+        guard hops <= 40 else { throw failErrno(ELOOP) }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = readlink(target, &buffer, buffer.count - 1)
+        guard n >= 0 else { throw failErrno(errno) }
+        let link = String(decoding: buffer[0 ..< n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        target = link.hasPrefix("/") ? link : folder(of: target) + "/" + link
+    }
+
+    if exists {
+        switch info.st_mode & S_IFMT {
+        case S_IFREG:
+            break
+        case S_IFDIR:
+            throw fail("it is a directory")
+        default:
+            try writeInPlace(data, to: target, fail: failErrno)
+            return
+        }
+    } else if target.hasSuffix("/") {
+        throw fail("a name ending in / names a directory, and \(target) does not exist")
+    }
+    try writeAtomically(data, to: target, keepingMode: exists ? info.st_mode & 0o7777 : nil, fail: fail)
+}
+
+/// The folder holding `path` (`.` for a bare name), without a trailing slash except for `/` itself.
+private func folder(of path: String) -> String {
+    var trimmed = Substring(path)
+    while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+    guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+    let dir = trimmed[..<slash]
+    return dir.isEmpty ? "/" : String(dir)
+}
+
+/// Opens an existing non-regular file (a device, a FIFO) and writes all of `data` into it.
+private func writeInPlace(_ data: Data, to target: String, fail: (Int32) -> ImageError) throws {
+    let fd = open(target, O_WRONLY | O_NOCTTY | O_CLOEXEC)
+    guard fd >= 0 else { throw fail(errno) }
+    if let code = writeAll(data, to: fd) {
+        close(fd)
+        throw fail(code)
+    }
+    guard close(fd) == 0 else { throw fail(errno) }
+}
+
+/// Writes `data` to a new temporary file in `target`'s folder and renames it over `target`.
+private func writeAtomically(_ data: Data, to target: String, keepingMode mode: mode_t?,
+                             fail: (String) -> ImageError) throws {
+    let dir = folder(of: target)
+    let name = target.split(separator: "/").last.map(String.init) ?? target
+    var fd: Int32 = -1
+    var temporary = ""
+    for _ in 0 ..< 100 {
+        temporary = (dir == "/" ? "" : dir) + "/." + name + ".tmp-" + String(UInt32.random(in: .min ... .max), radix: 16)
+        fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)   // 0666 less the umask
+        if fd >= 0 || errno != EEXIST { break }
+    }
+    guard fd >= 0 else {
+        let code = errno
+        if code == ENOENT { throw fail("the folder \(dir) does not exist") }
+        throw fail(readableReason(errno: code))
+    }
+    var failure: Int32? = writeAll(data, to: fd)
+    if failure == nil, let mode, fchmod(fd, mode) != 0 { failure = errno }
+    if close(fd) != 0, failure == nil { failure = errno }
+    if failure == nil, rename(temporary, target) != 0 { failure = errno }
+    if let failure {
+        unlink(temporary)
+        throw fail(readableReason(errno: failure))
+    }
+}
+
+/// Writes every byte, retrying short writes and EINTR; returns the errno of a failure.
+private func writeAll(_ data: Data, to fd: Int32) -> Int32? {
+    data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Int32? in
+        guard let base = bytes.baseAddress else { return nil }
+        var offset = 0
+        while offset < bytes.count {
+            let n = write(fd, base + offset, bytes.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            if n == 0 { return EIO }
+            offset += n
+        }
+        return nil
+    }
+}
+
+/// `strerror`'s text for `code` ("No space left on device"), with a plainer word for a directory.
+func readableReason(errno code: Int32) -> String {
+    if code == EISDIR { return "it is a directory" }
+    return String(cString: strerror(code))
+}
