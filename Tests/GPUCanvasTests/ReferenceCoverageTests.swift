@@ -325,6 +325,132 @@ final class ReferenceCoverageTests: XCTestCase {
         }
         XCTAssertEqual(summedCoverage(img), ExactCoverage.shoelace(tri), accuracy: Double(partialPixels(img)) / 510)
     }
+
+    // MARK: Ends near the top of the f64 range
+
+    /// Renders a scene document (JSON text) on the reference backend.
+    func renderScene(_ json: String) throws -> RasterImage {
+        let scene = try Scene(jsonData: Data(json.utf8))
+        return try CanvasRenderer(backend: .reference).render(scene.recording, scale: scene.scale)
+    }
+
+    /// Checks an aliased image pixel by pixel: alpha 255 exactly when `inside(cx, cy)` holds for the pixel's
+    /// centre, 0 otherwise.
+    func assertCentreSamples(_ img: RasterImage, file: StaticString = #filePath, line: UInt = #line,
+                             _ inside: (Double, Double) -> Bool) {
+        for y in 0 ..< img.height {
+            for x in 0 ..< img.width {
+                let expected = inside(Double(x) + 0.5, Double(y) + 0.5)
+                let a = img.pixel(x: x, y: y).a
+                if a != (expected ? 255 : 0) {
+                    return XCTFail("pixel (\(x), \(y)): alpha \(a), centre inside: \(expected)", file: file, line: line)
+                }
+            }
+        }
+    }
+
+    func testEdgeCutIsExactForEndsNearTheTopOfTheDoubleRange() {
+        let M = Double.greatestFiniteMagnitude
+        // Both ends 10³⁰⁰ px away: x0 + (x1 − x0)·t would give 0 for every y here (t rounds to 1/2).
+        XCTAssertEqual(EdgeCut.x(atY: 64, -1e300, -1e300, 1e300, 1e300), 64)
+        XCTAssertEqual(EdgeCut.x(atY: 10.25, -2e300, -1e300, 2e300, 1e300), 20.5)
+        // x1 − x0 and y1 − y0 overflow to infinity.
+        XCTAssertEqual(EdgeCut.x(atY: 3, -M, -M, M, M), 3)
+        XCTAssertEqual(EdgeCut.x(atY: 0.5, -M, 0, M, 1), 0)
+        XCTAssertEqual(EdgeCut.x(atY: 128, 1e308, 1e308, -1e308, 0), -1e308)   // −10³⁰⁸ + 256, rounded
+        // The vertical cut, axes swapped: the diagonal of the first scene crosses x = 100 at y = 100.
+        XCTAssertEqual(EdgeCut.x(atY: 100, 0, 0, 1e308, 1e308), 100)
+        // One end near, one 10¹⁹ px away (the second scene's edge): 10.5 · 10¹⁹/(10¹⁹ − 100) rounds to 10.5;
+        // taking the cut from the far end instead gives 0.
+        XCTAssertEqual(EdgeCut.x(atY: 110.5, 1e19, 1e19, 0, 100), 10.5)
+        // Ordinary edges: the textbook answer.
+        XCTAssertEqual(EdgeCut.x(atY: 1, 0, 0, 3, 2), 1.5)
+        XCTAssertEqual(EdgeCut.x(atY: 2.75, 1.3, 2.2, 17.6, 5.9), 1.3 + 16.3 * (0.55 / 3.7), accuracy: 1e-13)
+        // Always within the edge's x range, so finite.
+        XCTAssertEqual(EdgeCut.x(atY: 1e300, 5, 0, 7, 1), 7)
+        // Sides decided exactly where the rounded cut cannot tell: the cut at y = 110.5 of the edge from
+        // (10¹⁹, 10¹⁹) to (0, 100) is 10.5 + 10⁻¹⁶, which rounds to 10.5.
+        XCTAssertFalse(EdgeCut.cut(atY: 110.5, 1e19, 1e19, 0, 100, isAtOrLeftOf: 10.5))
+        XCTAssertTrue(EdgeCut.cut(atY: 110.5, 1e19, 1e19, 0, 100, isAtOrLeftOf: 10.5.nextUp))
+        XCTAssertTrue(EdgeCut.cut(atY: 13.5, 0, 0, 1e300, 1e300, isAtOrLeftOf: 13.5))          // on the edge
+        XCTAssertFalse(EdgeCut.cut(atY: 13.5, 0, 0, 1e300, 1e300, isAtOrLeftOf: 13.5.nextDown))
+        XCTAssertTrue(EdgeCut.cut(atY: 13.5, 1e300, 1e300, 0, 0, isAtOrLeftOf: 13.5))          // reversed
+        XCTAssertTrue(EdgeCut.cut(atY: 3, M, M, -M, -M, isAtOrLeftOf: 3))
+        XCTAssertFalse(EdgeCut.cut(atY: 3, M, M, -M, -M, isAtOrLeftOf: 3.nextDown))
+    }
+
+    func testFillWithEndsAt1e308RendersItsVisiblePartExactly() throws {
+        // Found by fuzzing: the edge from (10³⁰⁸, 10³⁰⁸) to (−10³⁰⁸, 0) has x1 − x0 = −∞, and the cell walk
+        // trapped on Int(NaN). On the canvas the triangle is { 0 ≤ x ≤ y }: its far-left edge moves onto
+        // x = 0, its diagonal edge from (0, 0) crosses the canvas.
+        let scene = """
+            {"format":"gpucanvas-scene/1","size":[128,128],"commands":[{"op":"fill",\
+            "path":"1e308 1e308 m -1e308 0 l 0 0 l h","shading":{"color":"black"}}]}
+            """
+        let visible = [CGPoint(x: 0, y: 0), CGPoint(x: 128, y: 128), CGPoint(x: 0, y: 128)]
+        let img = try renderScene(scene)
+        assertExactCoverage(img, convex: visible)
+        // The same triangle with its far vertices at ±1000 px has the same visible edges: the same bytes.
+        let moderate = try renderScene(scene.replacingOccurrences(of: "1e308 1e308 m -1e308", with: "1000 1000 m -1000"))
+        XCTAssertEqual(img.pixels, moderate.pixels)
+        // 10³⁰⁰, the largest double, and the mirror image (ends at −10³⁰⁰ in y): the same visible parts.
+        let M = Double.greatestFiniteMagnitude
+        for far in [1e300, M] {
+            let tri = [CGPoint(x: far, y: far), CGPoint(x: -far, y: 0), CGPoint(x: 0, y: 0)]
+            var img = try render(128, 128) { ctx, _ in ctx.fill(self.polygonPath(tri), with: .color(.white)) }
+            assertExactCoverage(img, convex: visible)
+            let mirrored = [CGPoint(x: far, y: 128 - far), CGPoint(x: -far, y: 128), CGPoint(x: 0, y: 128)]
+            img = try render(128, 128) { ctx, _ in ctx.fill(self.polygonPath(mirrored), with: .color(.white)) }
+            assertExactCoverage(img, convex: [CGPoint(x: 0, y: 0), CGPoint(x: 128, y: 0), CGPoint(x: 0, y: 128)])
+        }
+    }
+
+    func testAliasedFillWithEndsAt1e19SamplesItsVisiblePart() throws {
+        // Found by fuzzing: ymax = 10¹⁹ made the last sampled row Int(10¹⁹ − 0.5), past Int.max.
+        let scene = """
+            {"format":"gpucanvas-scene/1","size":[128,128],"commands":[{"op":"fill",\
+            "path":"0 0 m 1e19 1e19 l 0 100 l h","shading":{"color":"black"},"antialiased":false}]}
+            """
+        // On the canvas: right of x = 0 (rows above 100) or of x = (y − 100) · 10¹⁹/(10¹⁹ − 100) (below it),
+        // left of the diagonal x = y. A centre on the diagonal lies on a right edge: outside. The centres
+        // (y − 99.5, y + 0.5) lie (y − 99.5) · 10⁻¹⁷ px left of the lower-left edge, closer than its crossing
+        // rounds to (it rounds onto the centre): outside, as the exact side test decides.
+        let img = try renderScene(scene)
+        assertCentreSamples(img) { cx, cy in cx > max(0, cy - 100) && cx < cy }
+        // The same shape anti-aliased: the exact area of { 0 ≤ x ≤ y, x ≥ y − 100 } (the 3·10⁻¹⁶ px slant of
+        // the lower-left edge changes no area by a rounding step).
+        let aa = try renderScene(scene.replacingOccurrences(of: #","antialiased":false"#, with: ""))
+        assertExactCoverage(aa, convex: [CGPoint(x: 0, y: 0), CGPoint(x: 128, y: 128), CGPoint(x: 28, y: 128),
+                                         CGPoint(x: 0, y: 100)])
+        // Ends at 10³⁰⁰ and the largest double, aliased: { 0 ≤ x < y } with no centre near an edge but the
+        // diagonal's (a right edge: outside).
+        for far in [1e300, Double.greatestFiniteMagnitude] {
+            let tri = [CGPoint(x: far, y: far), CGPoint(x: -far, y: 0), CGPoint(x: 0, y: 0)]
+            let img = try render(128, 128) { ctx, _ in
+                ctx.fill(self.polygonPath(tri), with: .color(.white), style: FillStyle(antialiased: false))
+            }
+            assertCentreSamples(img) { cx, cy in cx < cy }
+        }
+    }
+
+    func testEdgeWithBothEndsAt1e300CrossesTheCanvasWhereItShould() throws {
+        // The line x = 2y through two points 10³⁰⁰ px away on either side: neither end is near the canvas,
+        // so the crossings must come from the whole edge, not from a parameter t rounded near 1/2.
+        let tri = [CGPoint(x: -2e300, y: -1e300), CGPoint(x: 2e300, y: 1e300), CGPoint(x: -2e300, y: 1e300)]
+        let visible = [CGPoint(x: 0, y: 0), CGPoint(x: 128, y: 64), CGPoint(x: 128, y: 128), CGPoint(x: 0, y: 128)]
+        let aa = try render(128, 128) { ctx, _ in ctx.fill(self.polygonPath(tri), with: .color(.white)) }
+        assertExactCoverage(aa, convex: visible)
+        // Aliased: centres (k + 0.5, j + 0.5) never lie on x = 2y.
+        let aliased = try render(128, 128) { ctx, _ in
+            ctx.fill(self.polygonPath(tri), with: .color(.white), style: FillStyle(antialiased: false))
+        }
+        assertCentreSamples(aliased) { cx, cy in cx < 2 * cy }
+        // Even-odd, the other orientation: the same picture.
+        let eo = try render(128, 128) { ctx, _ in
+            ctx.fill(self.polygonPath(tri.reversed()), with: .color(.white), style: FillStyle(eoFill: true))
+        }
+        assertExactCoverage(eo, convex: visible)
+    }
 }
 
 /// Exact area of a convex polygon inside a pixel square, by clipping (Sutherland–Hodgman) and the shoelace

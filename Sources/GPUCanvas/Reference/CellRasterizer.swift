@@ -17,6 +17,10 @@
 //   pixel to its right; a vertical piece at x = 0 with the same dy does exactly that. So edges are split at
 //   x = 0 and the left part is moved onto x = 0.
 // - x ≥ width: a piece there only adds to cells at or beyond the right border; it is dropped.
+// The cuts at the box's top and bottom rows and at x = 0 and x = width are taken on the whole edge by
+// `EdgeCut`, which is exact to a few ulps of the cut for any finite ends: an edge from 10³⁰⁸ px away (whose
+// x1 − x0 overflows) still crosses the canvas where it should. Every piece left after them lies inside the
+// box, so the row and column walk below works on canvas-sized numbers only.
 // After clipping, the cells an edge visits are bounded by (rows + columns) of the canvas, so a 10⁶-pixel
 // edge costs no more than one crossing the canvas. All geometry is f64: at 10⁶ px a double still has
 // ~10⁻¹⁰ px of resolution.
@@ -145,39 +149,39 @@ private struct CellGrid {
         var (ax, ay, bx, by, sign) = y0 < y1 ? (x0, y0, x1, y1, 1.0) : (x1, y1, x0, y0, -1.0)
         let top = Double(box.r0), bottom = Double(box.r1)
         guard ay < bottom, by > top else { return }
-        // Interpolation by a parameter in [0, 1] (never a slope): stays finite for any finite edge.
+        // Every cut is taken on the whole edge by `EdgeCut` (exact for any finite ends, see there): the
+        // pieces that reach `addClipped` then lie inside the box, so nothing after this can overflow.
         let (x0, y0, x1, y1) = (ax, ay, bx, by)
-        func xAt(_ y: Double) -> Double { x0 + (x1 - x0) * ((y - y0) / (y1 - y0)) }
+        func xAt(_ y: Double) -> Double { EdgeCut.x(atY: y, x0, y0, x1, y1) }
         if ay < top { ax = xAt(top); ay = top }
         if by > bottom { bx = xAt(bottom); by = bottom }
         guard by > ay else { return }
 
-        // The y where the edge crosses x = 0 and x = width (strictly between its ends), in increasing y.
+        // The y where the edge crosses x = 0 and x = width (strictly between its clipped ends), in
+        // increasing y, with the x of the line it crosses. (The clipped ends differ, so x0 ≠ x1.)
         let right = Double(box.width)
         func crossing(_ x: Double) -> Double {
             guard (ax < x && bx > x) || (ax > x && bx < x) else { return .nan }
-            return min(max(ay + (by - ay) * ((x - ax) / (bx - ax)), ay), by)
+            return min(max(EdgeCut.x(atY: x, y0, x0, y1, x1), ay), by)
         }
-        var c1 = crossing(0), c2 = crossing(right)
-        if c2 < c1 || c1.isNaN { swap(&c1, &c2) }
+        var c1 = (y: crossing(0), x: 0.0), c2 = (y: crossing(right), x: right)
+        if c2.y < c1.y || c1.y.isNaN { swap(&c1, &c2) }
         var px = ax, py = ay
-        if !c1.isNaN {
-            let cx = xAt(c1)
-            addPiece(px, py, cx, c1, sign)
-            px = cx; py = c1
+        func cut(at c: (y: Double, x: Double)) {
+            guard !c.y.isNaN else { return }
+            addPiece(px, py, c.x, c.y, sign)
+            px = c.x; py = c.y
         }
-        if !c2.isNaN {
-            let cx = xAt(c2)
-            addPiece(px, py, cx, c2, sign)
-            px = cx; py = c2
-        }
+        cut(at: c1)
+        cut(at: c2)
         addPiece(px, py, bx, by, sign)
     }
 
-    /// Adds a piece that lies on one side of x = 0 and of x = width (its ends may touch them).
+    /// Adds a piece that lies on one side of x = 0 and of x = width (its ends may touch them). Its x may be
+    /// anything finite; its y lies in the box's rows.
     private func addPiece(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, _ sign: Double) {
         guard by > ay else { return }
-        let mid = (ax + bx) / 2
+        let mid = ax / 2 + bx / 2                                // (ax + bx) / 2 can overflow
         let right = Double(box.width)
         if mid >= right { return }                               // adds only to cells past the border
         if mid <= 0 { addClipped(0, ay, 0, by, sign); return }   // its full cover, moved onto x = 0

@@ -13,6 +13,14 @@
 //
 // Edges are held in an active-edge list sorted by first row, so memory stays O(edges) whatever the number of
 // row crossings, and edges far outside the canvas cost one crossing per visible row.
+//
+// Each crossing is `EdgeCut.x(atY:)` of the whole edge: within a few ulps of the true x for any finite
+// ends, so an edge from 10¹⁹ or 10³⁰⁸ px away crosses the row where it should (the textbook
+// x0 + (x1 − x0)·t overflows there, or loses the crossing to rounding). Those few ulps would still decide
+// a centre lying on (or within 10⁻¹⁴ px of) an edge by rounding, so a crossing that close to a centre is
+// settled exactly by `EdgeCut.cut(…isAtOrLeftOf:)` and the tie rule holds for any finite coordinates. A
+// crossing far left or right of the canvas is just a large x; row indices are clamped to the canvas while
+// still f64.
 
 /// Pixel-centre sampling of closed device-space polygons on a `width × height` grid.
 struct CentreSampler {
@@ -62,8 +70,9 @@ struct CentreSampler {
             let (ymin, ymax) = y0 < y1 ? (y0, y1) : (y1, y0)
             guard ymin < h, ymax > 0 else { return }
             // Row r's centre r + 0.5 is in [ymin, ymax) ⟺ ceil(ymin − 0.5) ≤ r ≤ ceil(ymax − 0.5) − 1.
-            let first = max(0, Int((ymin - 0.5).rounded(.up)))
-            let last = min(height - 1, Int((ymax - 0.5).rounded(.up)) - 1)
+            // Clamped to the canvas while still f64: ymin and ymax may be far beyond Int's range.
+            let first = Int(max(0, (ymin - 0.5).rounded(.up)))
+            let last = Int(min(h, (ymax - 0.5).rounded(.up))) - 1
             guard first <= last else { return }
             edges.append(Edge(x0: x0, y0: y0, x1: x1, y1: y1, winding: y0 < y1 ? 1 : -1,
                               firstRow: first, lastRow: last))
@@ -85,15 +94,25 @@ struct CentreSampler {
             crossings.removeAll(keepingCapacity: true)
             let yc = Double(row) + 0.5
             for e in active {
-                let edge = edges[e]
-                let t = (yc - edge.y0) / (edge.y1 - edge.y0)
-                crossings.append(Crossing(x: edge.x0 + (edge.x1 - edge.x0) * t, winding: edge.winding))
+                crossings.append(Crossing(x: Self.crossing(edges[e], yc, c0: c0, c1: c1),
+                                          winding: edges[e].winding))
             }
             crossings.sort { $0.x < $1.x }
             sample(row: row, c0: c0, c1: c1, rule: rule, body)
             active.removeAll { edges[$0].lastRow <= row }
             row += 1
         }
+    }
+
+    /// Where `edge` crosses the centre line `yc`, good for comparing with the centres of columns [c0, c1):
+    /// the cut from `EdgeCut`, except that one within a few ulps of a centre becomes that centre when the
+    /// true cut is at or left of it (decided exactly) and the next double above it otherwise.
+    private static func crossing(_ edge: Edge, _ yc: Double, c0: Int, c1: Int) -> Double {
+        let x = EdgeCut.x(atY: yc, edge.x0, edge.y0, edge.x1, edge.y1)
+        let c = (x - 0.5).rounded() + 0.5   // the nearest centre; centres are 1 px apart
+        // `EdgeCut.x` is within ~3 ulps of the true cut: 64 ulps of the centre holds every undecided case.
+        guard c > Double(c0), c < Double(c1), (x - c).magnitude <= 64 * c.ulp else { return x }
+        return EdgeCut.cut(atY: yc, edge.x0, edge.y0, edge.x1, edge.y1, isAtOrLeftOf: c) ? c : c.nextUp
     }
 
     /// Walks the centres of one row against its sorted crossings.
