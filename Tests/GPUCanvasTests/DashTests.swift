@@ -204,14 +204,72 @@ final class DashTests: XCTestCase {
 
     // MARK: Work bounds
 
+    /// A pattern finer than the dash cap is an error that names it, on every backend, instead of a stroke
+    /// that stops part-way (or, at [1e−9 1e−9], an image left blank).
+    func testTooFineDashIsAnError() throws {
+        let style = StrokeStyle(lineWidth: 4, dash: [1e-9, 1e-9])
+        XCTAssertThrowsError(try Stroker.outline(G.line(10, 20, 118, 20), style: style, transform: .identity)) {
+            XCTAssertTrue("\($0)".contains("too fine a pattern"), "\($0)")
+        }
+        let backends: [CanvasRenderer.Backend] = [.reference, .gles(GLESOptions(device: .mesa))]
+        for backend in backends {
+            XCTAssertThrowsError(try CanvasRenderer(backend: backend).render(size: CGSize(width: 128, height: 128)) { ctx, _ in
+                ctx.stroke(G.line(10, 20, 118, 20), with: .color(.black), style: style)
+            }) { error in
+                XCTAssertTrue("\(error)".contains("draw #0") && "\(error)".contains("more than 1000000 dashes"), "\(error)")
+            }
+        }
+    }
+
+    /// Dashes whose pen cannot reach the target are not outlined: dots every unit along a 5·10⁵-unit line
+    /// with round caps 200 wide (2.3 GB of outline before) render as the same dashes along its first 400
+    /// units, the only ones that reach a 128 × 128 canvas.
+    func testDashesOffTheCanvasAreLeftOut() throws {
+        let style = StrokeStyle(lineWidth: 200, lineCap: .round, dash: [0, 1])
+        let visible = CGRect(x: 0, y: 0, width: 128, height: 128)
+        let long = try Stroker.outline(G.line(0, 64, 500_000, 64), style: style, transform: .identity, visible: visible)
+        let short = try Stroker.outline(G.line(0, 64, 400, 64), style: style, transform: .identity, visible: visible)
+        // The same dots; positions along the longer line may round differently in the last bit.
+        XCTAssertEqual(long.points.count, short.points.count)
+        let drift = zip(long.points, short.points).map { max(abs($0.x - $1.x), abs($0.y - $1.y)) }.max() ?? 0
+        XCTAssertLessThan(drift, 1e-9)
+        // Dots up to x = 128 + 100·√2 (the pen's reach with square corners) + 1 are kept: 271 of them.
+        XCTAssertEqual(long.contourCount, 271)
+        let render = { (path: Path) in
+            try CanvasRenderer(backend: .reference).render(size: CGSize(width: 128, height: 128)) { ctx, _ in
+                ctx.stroke(path, with: .color(.black.opacity(0.01)), style: style)
+            }
+        }
+        XCTAssertEqual(try render(G.line(0, 64, 500_000, 64)).difference(from: render(G.line(0, 64, 400, 64))).maxDiff, 0)
+    }
+
+    /// An outline that would pass `Stroker.maxOutlinePoints` is an error, not gigabytes: a 10 000-segment
+    /// zigzag 2·10⁵ units wide has a round join of ~1900 chords at every corner (~2·10⁷ points).
+    func testOutlinePointBudget() {
+        var pts: [(Double, Double)] = []
+        for i in 0 ... 10_000 { pts.append((Double(i), i % 2 == 0 ? 0 : 10)) }
+        let style = StrokeStyle(lineWidth: 2e5, lineCap: .round, lineJoin: .round)
+        XCTAssertThrowsError(try Stroker.outline(G.polyline(pts), style: style, transform: .identity)) {
+            XCTAssertTrue("\($0)".contains("more than \(Stroker.maxOutlinePoints) points"), "\($0)")
+        }
+    }
+
     func testDashCountIsCapped() {
-        // [1e−4, 1e−4] along 1000 units wants 5·10⁶ dashes; the path stops at the 10⁶th.
-        let d = dashes(G.line(0, 0, 1000, 0), [1e-4, 1e-4])
-        XCTAssertEqual(d.subpaths.count, Stroker.maxDashesPerPath)
-        let last = d.vertices[d.subpaths.last!.end - 1].x
-        XCTAssertEqual(last, 2e-4 * Double(Stroker.maxDashesPerPath) - 1e-4, accuracy: 1e-6)
+        // [1e−4, 1e−4] along 1000 units wants 5·10⁶ dashes; dashing stops at the first one over the cap
+        // and says so (the outline turns that into an error).
+        var out = Stroker.Polyline()
+        let pattern = Stroker.DashPattern([1e-4, 1e-4], phase: 0)!
+        XCTAssertFalse(Stroker.dash(flat(G.line(0, 0, 1000, 0)), pattern: pattern, into: &out))
+        XCTAssertEqual(out.subpaths.count, Stroker.maxDashesPerPath + 1)
+        let last = out.vertices[out.subpaths.last!.end - 1].x
+        XCTAssertEqual(last, 2e-4 * Double(Stroker.maxDashesPerPath + 1) - 1e-4, accuracy: 1e-6)
+        // Exactly at the cap is still complete: 1000 dashes of [1, 1] along 1999 units, with a cap of 1000.
+        var exact = Stroker.Polyline()
+        XCTAssertTrue(Stroker.dash(flat(G.line(0, 0, 1999, 0)), pattern: Stroker.DashPattern([1, 1], phase: 0)!,
+                                   maxDashes: 1000, into: &exact))
+        XCTAssertEqual(exact.subpaths.count, 1000)
         // Sub-denormal-scale intervals terminate at the cap as well.
         let stuck = dashes(G.line(1000, 0, 2000, 0), [1e-300, 1e-300], maxDashes: 1000)
-        XCTAssertEqual(stuck.subpaths.count, 1000)
+        XCTAssertEqual(stuck.subpaths.count, 1001)
     }
 }

@@ -195,28 +195,28 @@ extension GLESRenderTests {
     /// it. So rows 0…9 are covered on columns 0…9, row y of 10…19 on columns 0…18 − y and half of column
     /// 19 − y, nothing else: 100 + 45 + 10 · ½ = 150 pixels' worth.
     func testCoordinatesNearTheDoubleLimitAreClipped() throws {
-        // Raster atlas only: the GPU-tessellation strategy's float geometry is wrong at such sizes (known).
-        let r = try Self.renderer(.rasterAtlas)
-        let img = try r.render(size: CGSize(width: 32, height: 32)) { ctx, _ in
-            var p = Path()
-            p.move(to: CGPoint(x: -1e308, y: 1e308)); p.addLine(to: CGPoint(x: 0, y: -1e308))
-            p.addLine(to: CGPoint(x: 10, y: 10)); p.closeSubpath()
-            ctx.fill(p, with: .color(.white))
+        try forEachStrategy { r, s in
+            let img = try r.render(size: CGSize(width: 32, height: 32)) { ctx, _ in
+                var p = Path()
+                p.move(to: CGPoint(x: -1e308, y: 1e308)); p.addLine(to: CGPoint(x: 0, y: -1e308))
+                p.addLine(to: CGPoint(x: 10, y: 10)); p.closeSubpath()
+                ctx.fill(p, with: .color(.white))
+            }
+            assertPixel(img, 0, 0, PixelRGBA8(r: 255, g: 255, b: 255, a: 255), "\(s)")
+            assertPixel(img, 9, 9, PixelRGBA8(r: 255, g: 255, b: 255, a: 255), "\(s)")
+            assertPixel(img, 10, 5, PixelRGBA8(r: 0, g: 0, b: 0, a: 0), "\(s)")
+            assertPixel(img, 12, 7, PixelRGBA8(r: 0, g: 0, b: 0, a: 0), "\(s)")
+            // Row 14: the diagonal crosses column 5 from x = 6 to x = 5.
+            assertPixel(img, 4, 14, PixelRGBA8(r: 255, g: 255, b: 255, a: 255), "\(s)")
+            assertPixel(img, 5, 14, PixelRGBA8(r: 128, g: 128, b: 128, a: 128), tolerance: Self.roundingTolerance, "\(s)")
+            assertPixel(img, 6, 14, PixelRGBA8(r: 0, g: 0, b: 0, a: 0), "\(s)")
+            assertPixel(img, 5, 15, PixelRGBA8(r: 0, g: 0, b: 0, a: 0), "\(s)")
+            assertPixel(img, 0, 25, PixelRGBA8(r: 0, g: 0, b: 0, a: 0), "\(s)")
+            var alpha = 0
+            for y in 0 ..< 32 { for x in 0 ..< 32 { alpha += Int(img.pixel(x: x, y: y).a) } }
+            // 150 pixels at 255, give or take one rounding step on each of the 10 half-covered pixels.
+            XCTAssertEqual(Double(alpha) / 255, 150, accuracy: 10.0 / 255, "\(s)")
         }
-        assertPixel(img, 0, 0, PixelRGBA8(r: 255, g: 255, b: 255, a: 255))
-        assertPixel(img, 9, 9, PixelRGBA8(r: 255, g: 255, b: 255, a: 255))
-        assertPixel(img, 10, 5, PixelRGBA8(r: 0, g: 0, b: 0, a: 0))
-        assertPixel(img, 12, 7, PixelRGBA8(r: 0, g: 0, b: 0, a: 0))
-        // Row 14: the diagonal crosses column 5 from x = 6 to x = 5.
-        assertPixel(img, 4, 14, PixelRGBA8(r: 255, g: 255, b: 255, a: 255))
-        assertPixel(img, 5, 14, PixelRGBA8(r: 128, g: 128, b: 128, a: 128), tolerance: Self.roundingTolerance)
-        assertPixel(img, 6, 14, PixelRGBA8(r: 0, g: 0, b: 0, a: 0))
-        assertPixel(img, 5, 15, PixelRGBA8(r: 0, g: 0, b: 0, a: 0))
-        assertPixel(img, 0, 25, PixelRGBA8(r: 0, g: 0, b: 0, a: 0))
-        var alpha = 0
-        for y in 0 ..< 32 { for x in 0 ..< 32 { alpha += Int(img.pixel(x: x, y: y).a) } }
-        // 150 pixels at 255, give or take one rounding step on each of the 10 half-covered pixels.
-        XCTAssertEqual(Double(alpha) / 255, 150, accuracy: 10.0 / 255)
     }
 
     /// A path bigger than an atlas piece (1024 px) is cut into pieces that meet without seams.
@@ -446,6 +446,35 @@ final class GLESReferenceComparisonTests: XCTestCase {
             ctx.stroke(p, with: .color(.black), lineWidth: 3)
         }
         try compare("retraced", rec)
+    }
+
+    /// Edges with ends far beyond the canvas (10¹⁹…10³⁰⁸ px), where the textbook cut a0 + t·(a1 − a0)
+    /// overflows or, taken from the far end, rounds the part on the canvas away: a nearly horizontal edge
+    /// from 10²⁰ px, a line through the canvas with both ends 10³⁰⁰ px away (anti-aliased and not), a curve
+    /// with 10²² px control points, a stroke joining at 10¹⁹ px.
+    func testEdgesWithFarEnds() throws {
+        let rec = Recording(size: CGSize(width: 128, height: 128)) { ctx, _ in
+            func poly(_ pts: [(Double, Double)]) -> Path {
+                var p = Path()
+                p.move(to: CGPoint(x: pts[0].0, y: pts[0].1))
+                for q in pts.dropFirst() { p.addLine(to: CGPoint(x: q.0, y: q.1)) }
+                p.closeSubpath()
+                return p
+            }
+            ctx.fill(poly([(1e20, 100), (40, 30), (64, 100)]), with: .color(.blue.opacity(0.6)))
+            ctx.fill(poly([(-1e300, -2e300), (1e300, 2e300), (1e300, -2e300)]), with: .color(.red.opacity(0.5)))
+            ctx.fill(poly([(-1e300, -1e300), (1e300, 1e300 + 1e290), (1e300, -2e300)]), with: .color(.green.opacity(0.5)),
+                     style: FillStyle(antialiased: false))
+            var c = Path()
+            c.move(to: .zero)
+            c.addCurve(to: CGPoint(x: 128, y: 128), control1: CGPoint(x: 1e22, y: -1e22), control2: CGPoint(x: -1e22, y: 1e22))
+            c.closeSubpath()
+            ctx.fill(c, with: .color(.black.opacity(0.3)))
+            var s = Path()
+            s.move(to: CGPoint(x: 10, y: 10)); s.addLine(to: CGPoint(x: 1e19, y: 64)); s.addLine(to: CGPoint(x: 10, y: 120))
+            ctx.stroke(s, with: .color(.orange), style: StrokeStyle(lineWidth: 6, lineJoin: .bevel))
+        }
+        try compare("far ends", rec)
     }
 
     func testOpaqueCanvas() throws {

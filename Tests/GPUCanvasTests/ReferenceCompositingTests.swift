@@ -127,7 +127,7 @@ final class ReferenceCompositingTests: XCTestCase {
         path.addQuadCurve(to: CGPoint(x: 4, y: 12), control: CGPoint(x: 18, y: 16))
         let style = StrokeStyle(lineWidth: 2.5, lineCap: .round, lineJoin: .round)
         let stroked = try render(10, 10, scale: 2) { ctx, _ in ctx.stroke(path, with: .color(.white), style: style) }
-        let outline = Stroker.outline(path, style: style, transform: CGAffineTransform(scaleX: 2, y: 2))
+        let outline = try Stroker.outline(path, style: style, transform: CGAffineTransform(scaleX: 2, y: 2))
         var outlinePath = Path()
         for c in 0 ..< outline.contourCount {
             let r = outline.contourRange(c)

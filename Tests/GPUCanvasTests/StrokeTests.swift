@@ -66,7 +66,12 @@ enum StrokeTestGeometry {
 
     static func outline(_ path: Path, _ style: StrokeStyle, _ t: CGAffineTransform = .identity,
                         tolerance: Double = Flatten.tolerance) -> Polygons {
-        Stroker.outline(path, style: style, transform: t, tolerance: tolerance)
+        do {
+            return try Stroker.outline(path, style: style, transform: t, tolerance: tolerance)
+        } catch {
+            XCTFail("\(error)")
+            return Polygons()
+        }
     }
 
     /// Distance from (x, y) to segment a–b.

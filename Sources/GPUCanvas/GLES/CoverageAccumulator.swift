@@ -131,8 +131,8 @@ final class CoverageAccumulator {
                 // follows works on differences no larger than the piece, whatever the coordinates (up to
                 // ±1.8e308: their differences would overflow).
                 let (ya, yb) = (max(min(y0, y1), top), min(max(y0, y1), bottom))
-                let xa = ya == y0 ? x0 : ya == y1 ? x1 : lerp(x0, x1, at: ya, from: y0, to: y1)
-                let xb = yb == y0 ? x0 : yb == y1 ? x1 : lerp(x0, x1, at: yb, from: y0, to: y1)
+                let xa = ya == y0 ? x0 : ya == y1 ? x1 : cutCoordinate(at: ya, y0, x0, y1, x1)
+                let xb = yb == y0 ? x0 : yb == y1 ? x1 : cutCoordinate(at: yb, y0, x0, y1, x1)
                 guard xa.isFinite, xb.isFinite, min(xa, xb) < right else { return }
                 // Keep the edge's direction (its sign).
                 if y0 < y1 {
@@ -370,38 +370,29 @@ private struct Cells {
             line(x0, y0, x1, y1)
             return
         }
-        // Split at the piece's left and right borders; left parts become vertical on x = 0.
-        var ts: (Double, Double, Double, Double) = (0, 1, 1, 1)
-        var n = 1
-        let dx = x1 - x0
-        if !dx.isFinite {
-            // x0 and x1 ±1e308 apart (the rows are already cut to the piece): split at the borders with
-            // halved differences, which cannot overflow.
-            let half = x1 * 0.5 - x0 * 0.5
-            let tl = (0 - x0 * 0.5) / half, tr = (w * 0.5 - x0 * 0.5) / half
-            let a = min(tl, tr), b = max(tl, tr)
-            if a > 0 && a < 1 { ts.1 = a; n = 2 }
-            if b > 0 && b < 1 { if n == 2 { ts.2 = b } else { ts.1 = b }; n += 1 }
-        } else if dx != 0 {
-            let tl = (0 - x0) / dx, tr = (w - x0) / dx
-            let a = min(tl, tr), b = max(tl, tr)
-            if a > 0 && a < 1 { ts.1 = a; n = 2 }
-            if b > 0 && b < 1 { if n == 2 { ts.2 = b } else { ts.1 = b }; n += 1 }
+        // Split at the piece's left and right borders, where the edge crosses them (the y taken from the
+        // nearer end: see `cutCoordinate`), in order along the edge; left parts become vertical on x = 0.
+        let (ylo, yhi) = (min(y0, y1), max(y0, y1))
+        func crossing(_ border: Double) -> Double {
+            guard (x0 < border && border < x1) || (x1 < border && border < x0) else { return .nan }
+            return min(max(cutCoordinate(at: border, x0, y0, x1, y1), ylo), yhi)
         }
-        var tPrev = 0.0
-        for k in 1 ... n {
-            let tNext = k == n ? 1.0 : (k == 1 ? ts.1 : ts.2)
-            func x(_ t: Double) -> Double { dx.isFinite ? x0 + dx * t : x0 * (1 - t) + x1 * t }
-            let xa = x(tPrev), xb = k == n ? x1 : x(tNext)
-            let ya = y0 + (y1 - y0) * tPrev, yb = k == n ? y1 : y0 + (y1 - y0) * tNext
-            let mid = (xa + xb) * 0.5
+        var first = (x: 0.0, y: crossing(0)), second = (x: w, y: crossing(w))
+        if x0 > x1 { swap(&first, &second) }
+        var px = x0, py = y0
+        func piece(to qx: Double, _ qy: Double) {
+            let mid = px * 0.5 + qx * 0.5  // (px + qx) / 2 may overflow
             if mid < 0 {
-                line(0, ya, 0, yb)
+                line(0, py, 0, qy)
             } else if mid <= w {
-                line(min(max(xa, 0), w), ya, min(max(xb, 0), w), yb)
+                line(min(max(px, 0), w), py, min(max(qx, 0), w), qy)
             }
-            tPrev = tNext
+            px = qx
+            py = qy
         }
+        if !first.y.isNaN { piece(to: first.x, first.y) }
+        if !second.y.isNaN { piece(to: second.x, second.y) }
+        piece(to: x1, y1)
     }
 
     /// A straight edge with 0 ≤ x ≤ width (piece-local), walked row by row.
@@ -475,7 +466,7 @@ private struct Cells {
         markRange(row, cl, cr + 1)
     }
 
-    /// An edge for centre sampling, in device coordinates (the reference's formula, so ties agree).
+    /// An edge for centre sampling, in device coordinates (ties: see the cut below).
     mutating func centreEdge(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, left: Double, top: Double) {
         let ymin = min(y0, y1), ymax = max(y0, y1)
         // Rows r whose centre r + 0.5 is in [ymin, ymax), intersected with the piece's rows.
@@ -484,12 +475,15 @@ private struct Cells {
         guard first <= last else { return }
         let winding: Double = y0 < y1 ? 1 : -1
         let w = Double(width)
+        let ordinary = max(x0.magnitude, x1.magnitude, y0.magnitude, y1.magnitude) < 16_777_216
         var r = first
         while r <= last {
             let yc = r + 0.5
-            // The reference's formula where its differences exist, so ties agree.
-            let dx = x1 - x0, dy = y1 - y0
-            let x = dx.isFinite && dy.isFinite ? x0 + dx * ((yc - y0) / dy) : lerp(x0, x1, at: yc, from: y0, to: y1)
+            // Ordinary coordinates: the textbook cut, which the exact one matches on the catalogue's tie
+            // scenes pixel for pixel. An end beyond 2²⁴ px: the exact cut (`EdgeCut`), as the textbook one
+            // overflows or rounds the crossing away there.
+            let x = ordinary ? x0 + (x1 - x0) * ((yc - y0) / (y1 - y0))
+                : EdgeCut.centreCrossing(atY: yc, x0, y0, x1, y1)
             // The first column whose centre is at or right of the crossing: ceil(x − 0.5).
             let col = (x - 0.5).rounded(.up) - left
             if col < w { deposit(Int(r - top), col <= 0 ? 0 : Int(col), winding) }
@@ -596,15 +590,6 @@ private struct Cells {
             }
         }
     }
-}
-
-/// x where the line through (x0, y0) and (x1, y1) reaches y, for y between y0 and y1 (y0 ≠ y1). Every step
-/// stays finite for finite input, up to ±1.8e308: the differences are taken of halves, and the result is a
-/// convex combination of x0 and x1. `lerp(0, 10, at: 1, from: 0, to: 4)` → 2.5.
-@inline(__always)
-func lerp(_ x0: Double, _ x1: Double, at y: Double, from y0: Double, to y1: Double) -> Double {
-    let t = (y * 0.5 - y0 * 0.5) / (y1 * 0.5 - y0 * 0.5)
-    return x0 * (1 - t) + x1 * t
 }
 
 /// Coverage below this is stored as 0: it is 1/4000 of an 8-bit step, the float noise left by the prefix

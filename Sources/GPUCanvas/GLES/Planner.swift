@@ -384,7 +384,11 @@ final class Planner {
                   style.dash.allSatisfy({ $0.isFinite }) else {
                 throw RenderError.invalidGeometry("draw #\(index): stroke style \(style) has a non-finite number")
             }
-            polys.plannerAppend(Stroker.outline(path, style: style, transform: t))
+            do {
+                polys.plannerAppend(try Stroker.outline(path, style: style, transform: t, visible: target.bounds))
+            } catch {
+                throw RenderError.invalidGeometry("draw #\(index): \(error)")
+            }
             rule = .nonZero
             antialiased = true
             // The pen's device width where the transform squeezes it most.
@@ -452,4 +456,13 @@ func forEachPreparedEdge(_ polys: Polygons, contours range: Range<Int>, _ body: 
             }
         }
     }
+}
+
+/// The other coordinate where the segment (a0, c0)–(a1, c1) reaches `a` (a between a0 and a1, a0 ≠ a1, all
+/// finite): the cut both GLES path strategies take where an edge leaves a piece. `EdgeCut` keeps it exact to
+/// a few ulps for any finite ends (the textbook a0 + t·(a1 − a0) overflows, or, from an end 10²⁰ px away,
+/// rounds t to 1 and loses the part on the canvas). `cutCoordinate(at: 1, 0, 0, 4, 10)` → 2.5.
+@inline(__always)
+func cutCoordinate(at a: Double, _ a0: Double, _ c0: Double, _ a1: Double, _ c1: Double) -> Double {
+    EdgeCut.x(atY: a, c0, a0, c1, a1)
 }

@@ -139,45 +139,33 @@ final class TessellationStrategy: PathStrategy {
     private func clipEdge(_ a0: Double, _ c0: Double, _ a1: Double, _ c1: Double, along lo: Double, _ hi: Double,
                           across start: Double, _ end: Double, _ body: (Double, Double, Double, Double) -> Void) {
         guard a0 != a1, min(a0, a1) < hi, max(a0, a1) > lo, min(c0, c1) < end else { return }
+        // Every cut is taken from the end nearer to it (`cutCoordinate`): a cut computed as a0 + t·(a1 − a0)
+        // from an end 10²⁰ px away rounds t to 0 or 1 and loses the part on the canvas, and a1 − a0 may
+        // overflow. Afterwards every coordinate handed to `body` lies in the piece (or on its start edge).
         var pa = a0, pc = c0, qa = a1, qc = c1
-        let da = a1 - a0, dc = c1 - c0
-        if min(pa, qa) < lo || max(pa, qa) > hi {
-            let t0 = max(0, min(1, ((a0 < a1 ? lo : hi) - a0) / da))
-            let t1 = max(0, min(1, ((a0 < a1 ? hi : lo) - a0) / da))
-            pa = a0 + da * t0; pc = c0 + dc * t0
-            qa = a0 + da * t1; qc = c0 + dc * t1
-            pa = min(max(pa, lo), hi); qa = min(max(qa, lo), hi)
-        }
+        if pa < lo { pc = cutCoordinate(at: lo, a0, c0, a1, c1); pa = lo }
+        else if pa > hi { pc = cutCoordinate(at: hi, a0, c0, a1, c1); pa = hi }
+        if qa < lo { qc = cutCoordinate(at: lo, a0, c0, a1, c1); qa = lo }
+        else if qa > hi { qc = cutCoordinate(at: hi, a0, c0, a1, c1); qa = hi }
+        guard pa != qa, pc.isFinite, qc.isFinite else { return }
         func emit(_ sa0: Double, _ sc0: Double, _ sa1: Double, _ sc1: Double) {
-            let mid = (sc0 + sc1) * 0.5
+            let mid = sc0 * 0.5 + sc1 * 0.5
             guard mid < end, sa0 != sa1 else { return }
             let (p0, p1) = mid < start ? (start, start) : (sc0, sc1)
             body(sa0, p0, sa1, p1)
         }
-        let dcc = qc - pc
-        if dcc == 0 {
-            emit(pa, pc, qa, qc)
-        } else {
-            split(pa, pc, qa, qc, (start - pc) / dcc, (end - pc) / dcc, emit)
+        // Split at c = start and c = end where the (clipped) edge crosses them, in order along it.
+        var cuts: (Double, Double) = (.nan, .nan)
+        for (k, c) in [start, end].enumerated() where (pc < c && c < qc) || (qc < c && c < pc) {
+            if k == 0 { cuts.0 = c } else { cuts.1 = c }
         }
-    }
-
-    /// Calls `body` for the pieces of the segment between the parameters ta and tb (ignored outside (0, 1)).
-    @inline(__always)
-    private func split(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ ta: Double, _ tb: Double,
-                       _ body: (Double, Double, Double, Double) -> Void) {
-        var px = x0, py = y0
-        let t1 = min(ta, tb), t2 = max(ta, tb)
-        if t1 > 0 && t1 < 1 {
-            let nx = x0 + (x1 - x0) * t1, ny = y0 + (y1 - y0) * t1
-            body(px, py, nx, ny)
-            px = nx; py = ny
+        if pc > qc { swap(&cuts.0, &cuts.1) }
+        var sa = pa, sc = pc
+        for c in [cuts.0, cuts.1] where !c.isNaN {
+            let a = min(max(cutCoordinate(at: c, pc, pa, qc, qa), min(pa, qa)), max(pa, qa))
+            emit(sa, sc, a, c)
+            sa = a; sc = c
         }
-        if t2 > 0 && t2 < 1 {
-            let nx = x0 + (x1 - x0) * t2, ny = y0 + (y1 - y0) * t2
-            body(px, py, nx, ny)
-            px = nx; py = ny
-        }
-        body(px, py, x1, y1)
+        emit(sa, sc, qa, qc)
     }
 }

@@ -17,9 +17,9 @@
 //   open subpath only a zero-length entry still starts there; a closed subpath's end is its start, which was
 //   already dashed.
 // - At most `maxDashesPerPath` dashes per path: a pattern so fine that a path would need more (e.g. [1e−4 1e−4]
-//   along 1000 units wants 5·10⁶) stops there and the rest of the path is not stroked. Dashes that fine are far
-//   below a pixel; the cap bounds the work and memory (each dash is ≥ 4 outline points, ~100 MB at the cap
-//   with butt caps, more with round caps on a wide pen).
+//   along 1000 units wants 5·10⁶) makes the stroke an error that says so (`Stroker.outline` throws), rather
+//   than a stroke that stops part-way or vanishes (a [1e−9 1e−9] dash used to leave a blank image). The cap
+//   bounds the work and memory (each dash is ≥ 4 outline points, ~100 MB at the cap with butt caps).
 
 extension Stroker {
     /// Dashes allowed in one path (see the note at the top of `Dash.swift`).
@@ -83,9 +83,12 @@ extension Stroker {
     }
 
     /// Splits every subpath of `input` into dashes appended to `out` as open subpaths (see the file note).
-    /// `maxDashes` is `maxDashesPerPath` except in tests.
+    /// `maxDashes` is `maxDashesPerPath` except in tests. Returns false when the path needs more than
+    /// `maxDashes` (it stops at the first one over; the outline then reports the pattern as too fine rather
+    /// than draw part of the path).
+    @discardableResult
     static func dash(_ input: Polyline, pattern: DashPattern, maxDashes: Int = maxDashesPerPath,
-                     into out: inout Polyline) {
+                     into out: inout Polyline) -> Bool {
         out.vertices.reserveCapacity(input.vertices.count + 2 * input.subpaths.count)
         out.subpaths.reserveCapacity(input.subpaths.count)
         let intervals = pattern.intervals
@@ -104,7 +107,7 @@ extension Stroker {
                     out.vertices.append(input.vertices[sp.start])
                     out.subpaths.append(Subpath(start: out.vertices.count - 1, end: out.vertices.count, closed: false))
                     dashes += 1
-                    if dashes >= maxDashes { return }
+                    if dashes > maxDashes { return false }
                 }
                 continue
             }
@@ -118,7 +121,7 @@ extension Stroker {
                     out.vertices.append(contentsOf: input.vertices[sp.start ..< sp.end])
                     out.subpaths.append(Subpath(start: out.vertices.count - n, end: out.vertices.count, closed: true))
                     dashes += 1
-                    if dashes >= maxDashes { return }
+                    if dashes > maxDashes { return false }
                     continue
                 }
             }
@@ -149,7 +152,7 @@ extension Stroker {
                         out.subpaths.append(Subpath(start: pieceStart, end: out.vertices.count, closed: false,
                                                     dirX: ux, dirY: uy))
                         dashes += 1
-                        if dashes >= maxDashes { return }
+                        if dashes > maxDashes { return false }
                     } else {
                         pieceStart = out.vertices.count
                         out.vertices.append(cut)
@@ -166,7 +169,7 @@ extension Stroker {
                 out.subpaths.append(Subpath(start: pieceStart, end: out.vertices.count, closed: false,
                                             dirX: ux, dirY: uy))
                 dashes += 1
-                if dashes >= maxDashes { return }
+                if dashes > maxDashes { return false }
             } else if !sp.closed {
                 // Zero-length "on" entries that start exactly at the end of an open subpath are dots there.
                 let end = input.vertices[sp.end - 1]
@@ -181,10 +184,11 @@ extension Stroker {
                         out.subpaths.append(Subpath(start: out.vertices.count - 1, end: out.vertices.count,
                                                     closed: false, dirX: ux, dirY: uy))
                         dashes += 1
-                        if dashes >= maxDashes { return }
+                        if dashes > maxDashes { return false }
                     }
                 }
             }
         }
+        return true
     }
 }

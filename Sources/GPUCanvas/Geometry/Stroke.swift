@@ -53,6 +53,15 @@ enum Stroker {
     /// round dot of diameter 1 px, for instance). The pen is round in DEVICE space, whatever the transform;
     /// dash lengths stay in user space.
     static let hairlineWidth = 1.0
+    /// Most outline points one stroke may produce (16 M points, 256 MiB): beyond it the stroke is an error
+    /// (`StrokeError`), not a multi-gigabyte allocation. S2-strokes' 1000 strokes take 330 k points in all;
+    /// a 200 000-segment zigzag 2·10⁵ units wide with round joins would take ~8·10⁸.
+    static let maxOutlinePoints = 1 << 24
+
+    /// A stroke whose outline would exceed the stroker's limits; the message says which and why.
+    struct StrokeError: Error, CustomStringConvertible {
+        var description: String
+    }
 
     /// The stroke outline of `path` in device space: closed contours whose non-zero fill is the stroke.
     ///
@@ -65,8 +74,15 @@ enum Stroker {
     ///   0, or an outline point that overflows → nothing (the scene validator reports such input earlier).
     /// - `miterLimit` NaN or < 1 → every miter falls back to a bevel.
     /// - `tolerance` not finite or ≤ 0 → `Flatten.tolerance`.
+    ///
+    /// Errors (`StrokeError`): a dash pattern that would need more than `maxDashesPerPath` dashes, or an
+    /// outline of more than `maxOutlinePoints` points.
+    ///
+    /// `visible` (device space): subpaths and dashes whose pen cannot reach it are left out (a closed contour
+    /// wholly outside the target covers nothing there), so a fine dash along a path that runs far off the
+    /// canvas costs only its visible dashes. nil: everything is outlined.
     static func outline(_ path: Path, style: StrokeStyle, transform: CGAffineTransform,
-                        tolerance: Double = Flatten.tolerance) -> Polygons {
+                        tolerance: Double = Flatten.tolerance, visible: CGRect? = nil) throws -> Polygons {
         guard transform.isFinite else { return Polygons() }
         let scale = Double(transform.maxScale)
         guard scale.isFinite, scale > 0 else { return Polygons() }
@@ -81,8 +97,19 @@ enum Stroker {
         }
         if let pattern = DashPattern(style.dash, phase: style.dashPhase) {
             var dashed = Polyline()
-            dash(flat, pattern: pattern, into: &dashed)
+            guard dash(flat, pattern: pattern, into: &dashed) else {
+                throw StrokeError(description: "dash pattern \(style.dash) would need more than \(maxDashesPerPath) dashes along this path (too fine a pattern, or too long a path)")
+            }
             flat = dashed
+        }
+        if let visible {
+            // How far the outline can reach from its centreline, in device pixels: half the pen (or the
+            // hairline), √2 of it at square-cap corners, the miter limit's multiple at miter tips (only
+            // where a subpath has a corner), plus a pixel for the flattening.
+            let pen = (hairline ? hairlineWidth / 2 : width / 2 * scale) * 2.0.squareRoot()
+            let miter = style.lineJoin == .miter ? max(1, Double(style.miterLimit)) : 1
+            flat = cull(flat, transform: transform, to: visible,
+                        reach: { sp in pen * (sp.closed || sp.end - sp.start >= 3 ? miter : 1) + 1 })
         }
 
         let device = Affine(transform)
@@ -95,9 +122,40 @@ enum Stroker {
         builder.reserve(vertices: flat.vertices.count, subpaths: flat.subpaths.count)
         for sp in flat.subpaths {
             builder.stroke(flat, sp)
+            if builder.tooManyPoints {
+                throw StrokeError(description: "the stroke outline would need more than \(maxOutlinePoints) points (line width \(style.lineWidth), \(flat.vertices.count) centreline points)")
+            }
             if builder.failed { return Polygons() }
         }
         return builder.finish() ?? Polygons()
+    }
+
+    /// The subpaths of `flat` whose centreline's device box (under `transform`), grown by `reach` of the
+    /// subpath, meets `area`.
+    private static func cull(_ flat: Polyline, transform t: CGAffineTransform, to area: CGRect,
+                             reach: (Subpath) -> Double) -> Polyline {
+        let (a, b, c, d) = (Double(t.a), Double(t.b), Double(t.c), Double(t.d))
+        let (tx, ty) = (Double(t.tx), Double(t.ty))
+        let (left, top) = (Double(area.minX), Double(area.minY))
+        let (right, bottom) = (Double(area.maxX), Double(area.maxY))
+        var kept = Polyline()
+        var changed = false
+        for sp in flat.subpaths {
+            var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
+            for v in flat.vertices[sp.start ..< sp.end] {
+                let x = a * v.x + c * v.y + tx, y = b * v.x + d * v.y + ty
+                x0 = min(x0, x); x1 = max(x1, x); y0 = min(y0, y); y1 = max(y1, y)
+            }
+            let r = reach(sp)
+            guard x1 + r >= left, x0 - r <= right, y1 + r >= top, y0 - r <= bottom else { changed = true; continue }
+            let start = kept.vertices.count
+            kept.vertices.append(contentsOf: flat.vertices[sp.start ..< sp.end])
+            var moved = sp
+            moved.start = start
+            moved.end = kept.vertices.count
+            kept.subpaths.append(moved)
+        }
+        return changed ? kept : flat
     }
 
     // MARK: Flattened centrelines (shared with Dash.swift)
@@ -328,6 +386,8 @@ private struct OutlineBuilder {
     private var out = RawBuffer<DevicePoint>(capacity: 64)
     private var starts: [Int] = []
     var failed = false
+    /// Set (with `failed`) when the outline reached `Stroker.maxOutlinePoints`.
+    private(set) var tooManyPoints = false
     private var pts = RawBuffer<StrokeVertex>(capacity: 64)
     private var segs = RawBuffer<Segment>(capacity: 64)
 
@@ -387,6 +447,11 @@ private struct OutlineBuilder {
     // MARK: Emitting
 
     @inline(__always) private mutating func emit(_ x: Double, _ y: Double) {
+        guard out.count < Stroker.maxOutlinePoints else {
+            tooManyPoints = true
+            failed = true
+            return
+        }
         out.append(DevicePoint(x: toOutput.x(x, y), y: toOutput.y(x, y)))
     }
 

@@ -94,6 +94,8 @@ struct RenderTarget: Equatable {
     var scale: Double
     /// Canvas points → device pixels.
     var deviceTransform: CGAffineTransform { CGAffineTransform(scaleX: scale, y: scale) }
+    /// The target's pixels as a device-space rectangle.
+    var bounds: CGRect { CGRect(x: 0, y: 0, width: width, height: height) }
 }
 
 /// What a backend implements.

@@ -94,25 +94,15 @@ struct CentreSampler {
             crossings.removeAll(keepingCapacity: true)
             let yc = Double(row) + 0.5
             for e in active {
-                crossings.append(Crossing(x: Self.crossing(edges[e], yc, c0: c0, c1: c1),
-                                          winding: edges[e].winding))
+                let edge = edges[e]
+                crossings.append(Crossing(x: EdgeCut.centreCrossing(atY: yc, edge.x0, edge.y0, edge.x1, edge.y1),
+                                          winding: edge.winding))
             }
             crossings.sort { $0.x < $1.x }
             sample(row: row, c0: c0, c1: c1, rule: rule, body)
             active.removeAll { edges[$0].lastRow <= row }
             row += 1
         }
-    }
-
-    /// Where `edge` crosses the centre line `yc`, good for comparing with the centres of columns [c0, c1):
-    /// the cut from `EdgeCut`, except that one within a few ulps of a centre becomes that centre when the
-    /// true cut is at or left of it (decided exactly) and the next double above it otherwise.
-    private static func crossing(_ edge: Edge, _ yc: Double, c0: Int, c1: Int) -> Double {
-        let x = EdgeCut.x(atY: yc, edge.x0, edge.y0, edge.x1, edge.y1)
-        let c = (x - 0.5).rounded() + 0.5   // the nearest centre; centres are 1 px apart
-        // `EdgeCut.x` is within ~3 ulps of the true cut: 64 ulps of the centre holds every undecided case.
-        guard c > Double(c0), c < Double(c1), (x - c).magnitude <= 64 * c.ulp else { return x }
-        return EdgeCut.cut(atY: yc, edge.x0, edge.y0, edge.x1, edge.y1, isAtOrLeftOf: c) ? c : c.nextUp
     }
 
     /// Walks the centres of one row against its sorted crossings.

@@ -50,7 +50,11 @@ final class ReferenceBackend: RenderBackend {
                     rule = style.isEOFilled ? .evenOdd : .nonZero
                     antialiased = style.isAntialiased
                 case .stroke(let path, let style):
-                    polys = Stroker.outline(path, style: style, transform: device)
+                    do {
+                        polys = try Stroker.outline(path, style: style, transform: device, visible: target.bounds)
+                    } catch {
+                        throw RenderError.invalidGeometry("draw #\(index): \(error)")
+                    }
                 }
                 // Finite inputs can still overflow under the transform (10³⁰⁰ × 10¹⁰).
                 guard polys.points.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else {

@@ -1,6 +1,7 @@
 // Where an edge meets a horizontal line, computed so that it is right for any finite coordinates.
 //
-// Both reference rasterizers cut edges at canvas lines (rows, pixel-centre rows, x = 0, x = width). The
+// Both reference rasterizers, and both GLES path strategies where an edge leaves a piece or has an end
+// beyond 2²⁴ px, cut edges at canvas lines (rows, pixel-centre rows, x = 0, x = width). The
 // textbook cut x0 + (y − y0) · (x1 − x0) / (y1 − y0) goes wrong for finite edges near the top of the f64
 // range in two ways:
 // - x1 − x0 (or y1 − y0) overflows: 10³⁰⁸ − (−10³⁰⁸) = ∞, and the cut becomes ∞ or NaN;
@@ -65,6 +66,20 @@ enum EdgeCut {
             add(-tH, e.dxH); add(-tH, e.dxL); add(-tL, e.dxH); add(-tL, e.dxL)
         }
         return y1 > y0 ? d >= 0 : d <= 0
+    }
+
+    /// The x where the edge crosses the pixel-centre line `y`, for comparing with pixel centres (x = k + ½):
+    /// `x(atY:)`, except that a cut within a few ulps of a centre becomes that centre when the true cut is
+    /// at or left of it (decided exactly by `cut(atY:…)`) and the next double above it otherwise, so the
+    /// top-left tie rule holds for any finite ends. Both rasterizers' centre sampling take their crossings
+    /// from here. `centreCrossing(atY: 110.5, 1e19, 1e19, 0, 100)` → 10.5.nextUp (the true cut is
+    /// 10.5 + 10⁻¹⁷).
+    static func centreCrossing(atY y: Double, _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> Double {
+        let x = EdgeCut.x(atY: y, x0, y0, x1, y1)
+        let c = (x - 0.5).rounded() + 0.5   // the nearest centre; centres are 1 px apart
+        // `x(atY:)` is within ~3 ulps of the true cut: 64 ulps of the centre holds every undecided case.
+        guard (x - c).magnitude <= 64 * c.ulp else { return x }
+        return cut(atY: y, x0, y0, x1, y1, isAtOrLeftOf: c) ? c : c.nextUp
     }
 
     /// An edge and a query point scaled (x and y each by its own power of two, exactly) so that every
