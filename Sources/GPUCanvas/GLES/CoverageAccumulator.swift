@@ -364,12 +364,20 @@ private struct Cells {
     }
 
     /// An edge in piece-local coordinates (y range already known to meet the piece, x0/x1 not all right of it).
+    @inline(__always)
     mutating func areaEdge(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
         let w = Double(width)
         if x0 >= 0 && x1 >= 0 && x0 <= w && x1 <= w {
             line(x0, y0, x1, y1)
             return
         }
+        splitAtBorders(x0, y0, x1, y1)
+    }
+
+    /// `areaEdge` for an edge that leaves the piece's columns (out of line: most edges do not).
+    @inline(never)
+    private mutating func splitAtBorders(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
+        let w = Double(width)
         // Split at the piece's left and right borders, where the edge crosses them (the y taken from the
         // nearer end: see `cutCoordinate`), in order along the edge; left parts become vertical on x = 0.
         let (ylo, yhi) = (min(y0, y1), max(y0, y1))
