@@ -477,6 +477,35 @@ final class GLESReferenceComparisonTests: XCTestCase {
         try compare("far ends", rec)
     }
 
+    /// Strokes whose segments run ±10³⁰⁸ px (their length overflows, and a few pixels of pen next to 10³⁰⁸
+    /// are lost to rounding): the stroker cuts far-reaching segments to the canvas grown by the pen's reach
+    /// before offsetting. A 45° line 9 wide across a 128² canvas covers the band |x − y| ≤ 4.5·√2:
+    /// 128² − (128 − 4.5·√2)² ≈ 1588.7 pixels.
+    func testStrokesWithEndsAtTheDoubleLimit() throws {
+        let diagonal = Recording(size: CGSize(width: 128, height: 128)) { ctx, _ in
+            var p = Path()
+            p.move(to: CGPoint(x: -1e308, y: -1e308)); p.addLine(to: CGPoint(x: 1e308, y: 1e308))
+            ctx.stroke(p, with: .color(.black), style: StrokeStyle(lineWidth: 9, lineCap: .round))
+        }
+        let reference = try CanvasRenderer(backend: .reference).render(diagonal, scale: 1)
+        var alpha = 0
+        for y in 0 ..< 128 { for x in 0 ..< 128 { alpha += Int(reference.pixel(x: x, y: y).a) } }
+        let exact = 128.0 * 128 - pow(128 - 4.5 * 2.0.squareRoot(), 2)
+        // Each of the ~2 · 128 edge pixels may round half a step either way.
+        XCTAssertEqual(Double(alpha) / 255, exact, accuracy: 256 * 0.5 / 255)
+        try compare("diagonal at 1e308", diagonal)
+        let joined = Recording(size: CGSize(width: 128, height: 128)) { ctx, _ in
+            var p = Path()
+            p.move(to: CGPoint(x: -1e20, y: 120)); p.addLine(to: CGPoint(x: 1e20, y: -1e20))
+            p.addLine(to: CGPoint(x: 64, y: 64)); p.closeSubpath()
+            ctx.stroke(p, with: .color(.red), style: StrokeStyle(lineWidth: 5, lineJoin: .round))
+            var q = Path()
+            q.move(to: CGPoint(x: -1e308, y: 100)); q.addLine(to: CGPoint(x: 1e308, y: 100))
+            ctx.stroke(q, with: .color(.blue.opacity(0.5)), lineWidth: 3)
+        }
+        try compare("far joins", joined)
+    }
+
     func testOpaqueCanvas() throws {
         let inner = Self.shapes(count: 60, size: CGSize(width: 100, height: 80), seed: 6, maxRadius: 20)
         var rec = inner

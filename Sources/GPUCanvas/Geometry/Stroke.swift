@@ -130,8 +130,13 @@ enum Stroker {
         return builder.finish() ?? Polygons()
     }
 
+    /// Device coordinates beyond this (2²⁴ px) make a subpath "far-reaching": offsetting a pen of a few pixels
+    /// at such coordinates loses it to rounding (±4.5 px next to 10³⁰⁸ is 10³⁰⁸), so its segments are cut where
+    /// they enter and leave the target grown by the pen's reach, and offset from there.
+    static let farCoordinate = 16_777_216.0
+
     /// The subpaths of `flat` whose centreline's device box (under `transform`), grown by `reach` of the
-    /// subpath, meets `area`.
+    /// subpath, meets `area`; far-reaching ones (`farCoordinate`) cut to that grown box.
     private static func cull(_ flat: Polyline, transform t: CGAffineTransform, to area: CGRect,
                              reach: (Subpath) -> Double) -> Polyline {
         let (a, b, c, d) = (Double(t.a), Double(t.b), Double(t.c), Double(t.d))
@@ -148,6 +153,13 @@ enum Stroker {
             }
             let r = reach(sp)
             guard x1 + r >= left, x0 - r <= right, y1 + r >= top, y0 - r <= bottom else { changed = true; continue }
+            // (A singular transform has no inverse to map cuts back with; it leaves the subpath whole.)
+            if max(-x0, x1, -y0, y1) > farCoordinate, sp.end - sp.start >= 2, a * d - b * c != 0 {
+                changed = true
+                cut(flat, sp, transform: t, inverse: t.inverted(),
+                    box: (left - r, top - r, right + r, bottom + r), into: &kept)
+                continue
+            }
             let start = kept.vertices.count
             kept.vertices.append(contentsOf: flat.vertices[sp.start ..< sp.end])
             var moved = sp
@@ -156,6 +168,99 @@ enum Stroker {
             kept.subpaths.append(moved)
         }
         return changed ? kept : flat
+    }
+
+    /// The parts of subpath `sp` inside `box` (device space) as open subpaths: each run of segments that
+    /// meets the box, cut exactly at its border (`EdgeCut`, in device space, mapped back through `inverse`).
+    /// The cut ends get caps, but they lie the pen's reach outside the target, so nothing of them shows.
+    private static func cut(_ flat: Polyline, _ sp: Subpath, transform t: CGAffineTransform,
+                            inverse: CGAffineTransform, box: (Double, Double, Double, Double),
+                            into out: inout Polyline) {
+        let (l, tp, r, bt) = box
+        func device(_ v: Vertex) -> (Double, Double) {
+            (Double(t.a) * v.x + Double(t.c) * v.y + Double(t.tx), Double(t.b) * v.x + Double(t.d) * v.y + Double(t.ty))
+        }
+        func inside(_ p: (Double, Double)) -> Bool { p.0 >= l && p.0 <= r && p.1 >= tp && p.1 <= bt }
+        func user(_ p: (Double, Double)) -> Vertex {
+            let x = Double(inverse.a) * p.0 + Double(inverse.c) * p.1 + Double(inverse.tx)
+            let y = Double(inverse.b) * p.0 + Double(inverse.d) * p.1 + Double(inverse.ty)
+            return Vertex(x: x, y: y, smooth: false)
+        }
+        var run: [Vertex] = []
+        func flush() {
+            if run.count >= 2 {
+                run[0].smooth = false
+                run[run.count - 1].smooth = false
+                let start = out.vertices.count
+                out.vertices.append(contentsOf: run)
+                out.subpaths.append(Subpath(start: start, end: out.vertices.count, closed: false))
+            }
+            run.removeAll(keepingCapacity: true)
+        }
+        let n = sp.end - sp.start
+        let segments = sp.closed ? n : n - 1
+        // A closed subpath is walked from a vertex outside the box, so no run wraps around its start.
+        var first = 0
+        if sp.closed {
+            first = (0 ..< n).first { !inside(device(flat.vertices[sp.start + $0])) } ?? 0
+        }
+        for k in 0 ..< segments {
+            let va = flat.vertices[sp.start + (first + k) % n], vb = flat.vertices[sp.start + (first + k + 1) % n]
+            let pa = device(va), pb = device(vb)
+            let aIn = inside(pa), bIn = inside(pb)
+            if aIn && bIn {
+                if run.isEmpty { run.append(va) }
+                run.append(vb)
+                continue
+            }
+            // The segment's parameter range inside the box (Liang–Barsky), only to pick the borders it
+            // crosses; the points on them come from EdgeCut, exact for any finite ends.
+            var t0 = 0.0, t1 = 1.0
+            var enter: (Double, Double)? = nil, leave: (Double, Double)? = nil
+            let dx = pb.0 * 0.5 - pa.0 * 0.5, dy = pb.1 * 0.5 - pa.1 * 0.5
+            func border(_ q: Double, _ p: Double, isX: Bool, value: Double) -> Bool {
+                // q·t ≤ p (halved differences: q and p are both half-size, so their ratio is right).
+                if q == 0 { return p >= 0 }
+                let tt = p / q
+                let point: (Double, Double)
+                if isX {
+                    let y = pa.1 == pb.1 ? pa.1 : EdgeCut.x(atY: value, pa.1, pa.0, pb.1, pb.0)
+                    point = (value, min(max(y, tp), bt))
+                } else {
+                    let x = pa.0 == pb.0 ? pa.0 : EdgeCut.x(atY: value, pa.0, pa.1, pb.0, pb.1)
+                    point = (min(max(x, l), r), value)
+                }
+                if q < 0 {
+                    if tt > t1 { return false }
+                    if tt > t0 { t0 = tt; enter = point }
+                } else {
+                    if tt < t0 { return false }
+                    if tt < t1 { t1 = tt; leave = point }
+                }
+                return true
+            }
+            guard border(-dx, pa.0 * 0.5 - l * 0.5, isX: true, value: l),
+                  border(dx, r * 0.5 - pa.0 * 0.5, isX: true, value: r),
+                  border(-dy, pa.1 * 0.5 - tp * 0.5, isX: false, value: tp),
+                  border(dy, bt * 0.5 - pa.1 * 0.5, isX: false, value: bt),
+                  t0 <= t1 else {
+                flush()
+                continue
+            }
+            if aIn {
+                if run.isEmpty { run.append(va) }
+            } else {
+                flush()
+                run.append(user(enter ?? pa))
+            }
+            if bIn {
+                run.append(vb)
+            } else {
+                run.append(user(leave ?? pb))
+                flush()
+            }
+        }
+        flush()
     }
 
     // MARK: Flattened centrelines (shared with Dash.swift)
@@ -585,6 +690,16 @@ private struct OutlineBuilder {
         for k in 0 ..< segCount {
             let p = pts[k], q = pts[k + 1 == n ? 0 : k + 1]
             let dx = q.x - p.x, dy = q.y - p.y
+            if !dx.isFinite || !dy.isFinite {
+                // Ends ±1e308 apart: the difference overflows, but its direction is that of the halved one,
+                // and a length beyond the largest double only ever means "longer than anything else".
+                let hx = q.x * 0.5 - p.x * 0.5, hy = q.y * 0.5 - p.y * 0.5
+                let m = max(abs(hx), abs(hy))
+                guard m.isFinite, m > 0 else { failed = true; return }
+                let hl = m * ((hx / m) * (hx / m) + (hy / m) * (hy / m)).squareRoot()
+                segs.append(Segment(ux: hx / hl, uy: hy / hl, length: .greatestFiniteMagnitude))
+                continue
+            }
             var len = (dx * dx + dy * dy).squareRoot()
             if !len.isNormal {
                 // Squares under- or overflowed: rescale by the larger component.
