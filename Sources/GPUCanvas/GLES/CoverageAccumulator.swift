@@ -131,9 +131,8 @@ final class CoverageAccumulator {
                 // follows works on differences no larger than the piece, whatever the coordinates (up to
                 // ±1.8e308: their differences would overflow).
                 let (ya, yb) = (max(min(y0, y1), top), min(max(y0, y1), bottom))
-                let xa = ya == y0 ? x0 : ya == y1 ? x1 : cutCoordinate(at: ya, y0, x0, y1, x1)
-                let xb = yb == y0 ? x0 : yb == y1 ? x1 : cutCoordinate(at: yb, y0, x0, y1, x1)
-                guard xa.isFinite, xb.isFinite, min(xa, xb) < right else { return }
+                let xa = EdgeCut.x(atY: ya, x0, y0, x1, y1), xb = EdgeCut.x(atY: yb, x0, y0, x1, y1)
+                guard min(xa, xb) < right else { return }
                 // Keep the edge's direction (its sign).
                 if y0 < y1 {
                     cells.areaEdge(xa - left, ya - top, xb - left, yb - top)
@@ -378,12 +377,11 @@ private struct Cells {
     @inline(never)
     private mutating func splitAtBorders(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
         let w = Double(width)
-        // Split at the piece's left and right borders, where the edge crosses them (the y taken from the
-        // nearer end: see `cutCoordinate`), in order along the edge; left parts become vertical on x = 0.
-        let (ylo, yhi) = (min(y0, y1), max(y0, y1))
+        // Split at the piece's left and right borders, where the edge crosses them (`EdgeCut`: exact for
+        // any finite ends), in order along the edge; left parts become vertical on x = 0.
         func crossing(_ border: Double) -> Double {
             guard (x0 < border && border < x1) || (x1 < border && border < x0) else { return .nan }
-            return min(max(cutCoordinate(at: border, x0, y0, x1, y1), ylo), yhi)
+            return EdgeCut.x(atY: border, y0, x0, y1, x1)  // axes swapped: the y where x = border
         }
         var first = (x: 0.0, y: crossing(0)), second = (x: w, y: crossing(w))
         if x0 > x1 { swap(&first, &second) }

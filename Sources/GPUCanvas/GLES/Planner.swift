@@ -458,12 +458,3 @@ func forEachPreparedEdge(_ polys: Polygons, contours range: Range<Int>, _ body: 
     }
 }
 
-/// The other coordinate where the segment (a0, c0)–(a1, c1) reaches `a` (a between a0 and a1, a0 ≠ a1, all
-/// finite): the cut both GLES path strategies take where an edge leaves a piece. `EdgeCut` keeps it exact to
-/// a few ulps for any finite ends (the textbook a0 + t·(a1 − a0) overflows, or, from an end 10²⁰ px away,
-/// rounds t to 1 and loses the part on the canvas). `cutCoordinate(at: 1, 0, 0, 4, 10)` → 2.5.
-/// Kept out of line: it runs only where an edge leaves a piece, and inlined it would crowd the hot edge loops.
-@inline(never)
-func cutCoordinate(at a: Double, _ a0: Double, _ c0: Double, _ a1: Double, _ c1: Double) -> Double {
-    EdgeCut.x(atY: a, c0, a0, c1, a1)
-}

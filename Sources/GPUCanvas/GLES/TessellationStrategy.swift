@@ -139,15 +139,19 @@ final class TessellationStrategy: PathStrategy {
     private func clipEdge(_ a0: Double, _ c0: Double, _ a1: Double, _ c1: Double, along lo: Double, _ hi: Double,
                           across start: Double, _ end: Double, _ body: (Double, Double, Double, Double) -> Void) {
         guard a0 != a1, min(a0, a1) < hi, max(a0, a1) > lo, min(c0, c1) < end else { return }
-        // Every cut is taken from the end nearer to it (`cutCoordinate`): a cut computed as a0 + t·(a1 − a0)
+        // Every cut comes from `EdgeCut` (exact for any finite ends): a cut computed as a0 + t·(a1 − a0)
         // from an end 10²⁰ px away rounds t to 0 or 1 and loses the part on the canvas, and a1 − a0 may
         // overflow. Afterwards every coordinate handed to `body` lies in the piece (or on its start edge).
+        // `cut(at: a)`: c where the edge reaches a (EdgeCut's x/y are c/a here).
+        func cut(at a: Double, _ a0: Double, _ c0: Double, _ a1: Double, _ c1: Double) -> Double {
+            EdgeCut.x(atY: a, c0, a0, c1, a1)
+        }
         var pa = a0, pc = c0, qa = a1, qc = c1
-        if pa < lo { pc = cutCoordinate(at: lo, a0, c0, a1, c1); pa = lo }
-        else if pa > hi { pc = cutCoordinate(at: hi, a0, c0, a1, c1); pa = hi }
-        if qa < lo { qc = cutCoordinate(at: lo, a0, c0, a1, c1); qa = lo }
-        else if qa > hi { qc = cutCoordinate(at: hi, a0, c0, a1, c1); qa = hi }
-        guard pa != qa, pc.isFinite, qc.isFinite else { return }
+        if pa < lo { pc = cut(at: lo, a0, c0, a1, c1); pa = lo }
+        else if pa > hi { pc = cut(at: hi, a0, c0, a1, c1); pa = hi }
+        if qa < lo { qc = cut(at: lo, a0, c0, a1, c1); qa = lo }
+        else if qa > hi { qc = cut(at: hi, a0, c0, a1, c1); qa = hi }
+        guard pa != qa else { return }
         func emit(_ sa0: Double, _ sc0: Double, _ sa1: Double, _ sc1: Double) {
             let mid = sc0 * 0.5 + sc1 * 0.5
             guard mid < end, sa0 != sa1 else { return }
@@ -162,7 +166,7 @@ final class TessellationStrategy: PathStrategy {
         if pc > qc { swap(&cuts.0, &cuts.1) }
         var sa = pa, sc = pc
         for c in [cuts.0, cuts.1] where !c.isNaN {
-            let a = min(max(cutCoordinate(at: c, pc, pa, qc, qa), min(pa, qa)), max(pa, qa))
+            let a = cut(at: c, pc, pa, qc, qa)
             emit(sa, sc, a, c)
             sa = a; sc = c
         }

@@ -71,8 +71,8 @@ enum EdgeCut {
     /// The x where the edge crosses the pixel-centre line `y`, for comparing with pixel centres (x = k + ½):
     /// `x(atY:)`, except that a cut within a few ulps of a centre becomes that centre when the true cut is
     /// at or left of it (decided exactly by `cut(atY:…)`) and the next double above it otherwise, so the
-    /// top-left tie rule holds for any finite ends. Both rasterizers' centre sampling take their crossings
-    /// from here. `centreCrossing(atY: 110.5, 1e19, 1e19, 0, 100)` → 10.5.nextUp (the true cut is
+    /// top-left tie rule holds for any finite ends. The reference's centre sampling takes its crossings from
+    /// here, and so does the raster atlas's for edges with an end beyond 2²⁴ px. `centreCrossing(atY: 110.5, 1e19, 1e19, 0, 100)` → 10.5.nextUp (the true cut is
     /// 10.5 + 10⁻¹⁷).
     static func centreCrossing(atY y: Double, _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> Double {
         let x = EdgeCut.x(atY: y, x0, y0, x1, y1)

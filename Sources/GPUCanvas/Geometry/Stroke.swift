@@ -216,28 +216,28 @@ enum Stroker {
             // The segment's parameter range inside the box (Liang–Barsky), only to pick the borders it
             // crosses; the points on them come from EdgeCut, exact for any finite ends.
             var t0 = 0.0, t1 = 1.0
-            var enter: (Double, Double)? = nil, leave: (Double, Double)? = nil
+            // The border a cut lies on: x = value or y = value.
+            typealias Border = (isX: Bool, value: Double)
+            var enter: Border? = nil, leave: Border? = nil
             let dx = pb.0 * 0.5 - pa.0 * 0.5, dy = pb.1 * 0.5 - pa.1 * 0.5
             func border(_ q: Double, _ p: Double, isX: Bool, value: Double) -> Bool {
                 // q·t ≤ p (halved differences: q and p are both half-size, so their ratio is right).
                 if q == 0 { return p >= 0 }
                 let tt = p / q
-                let point: (Double, Double)
-                if isX {
-                    let y = pa.1 == pb.1 ? pa.1 : EdgeCut.x(atY: value, pa.1, pa.0, pb.1, pb.0)
-                    point = (value, min(max(y, tp), bt))
-                } else {
-                    let x = pa.0 == pb.0 ? pa.0 : EdgeCut.x(atY: value, pa.0, pa.1, pb.0, pb.1)
-                    point = (min(max(x, l), r), value)
-                }
                 if q < 0 {
                     if tt > t1 { return false }
-                    if tt > t0 { t0 = tt; enter = point }
+                    if tt > t0 { t0 = tt; enter = (isX, value) }
                 } else {
                     if tt < t0 { return false }
-                    if tt < t1 { t1 = tt; leave = point }
+                    if tt < t1 { t1 = tt; leave = (isX, value) }
                 }
                 return true
+            }
+            // The cut on border b, kept in the box (t only picked the border; near a corner it may pick the
+            // other one of the two, a cut the pen's reach outside the target either way).
+            func point(_ b: Border) -> (Double, Double) {
+                b.isX ? (b.value, min(max(EdgeCut.x(atY: b.value, pa.1, pa.0, pb.1, pb.0), tp), bt))
+                    : (min(max(EdgeCut.x(atY: b.value, pa.0, pa.1, pb.0, pb.1), l), r), b.value)
             }
             guard border(-dx, pa.0 * 0.5 - l * 0.5, isX: true, value: l),
                   border(dx, r * 0.5 - pa.0 * 0.5, isX: true, value: r),
@@ -251,12 +251,12 @@ enum Stroker {
                 if run.isEmpty { run.append(va) }
             } else {
                 flush()
-                run.append(user(enter ?? pa))
+                run.append(user(enter.map(point) ?? pa))
             }
             if bIn {
                 run.append(vb)
             } else {
-                run.append(user(leave ?? pb))
+                run.append(user(leave.map(point) ?? pb))
                 flush()
             }
         }
@@ -689,17 +689,11 @@ private struct OutlineBuilder {
         let segCount = closed ? n : n - 1
         for k in 0 ..< segCount {
             let p = pts[k], q = pts[k + 1 == n ? 0 : k + 1]
-            let dx = q.x - p.x, dy = q.y - p.y
-            if !dx.isFinite || !dy.isFinite {
-                // Ends ±1e308 apart: the difference overflows, but its direction is that of the halved one,
-                // and a length beyond the largest double only ever means "longer than anything else".
-                let hx = q.x * 0.5 - p.x * 0.5, hy = q.y * 0.5 - p.y * 0.5
-                let m = max(abs(hx), abs(hy))
-                guard m.isFinite, m > 0 else { failed = true; return }
-                let hl = m * ((hx / m) * (hx / m) + (hy / m) * (hy / m)).squareRoot()
-                segs.append(Segment(ux: hx / hl, uy: hy / hl, length: .greatestFiniteMagnitude))
-                continue
-            }
+            var dx = q.x - p.x, dy = q.y - p.y
+            // Ends ±1e308 apart: the difference overflows, but its direction is the halved one's, and a length
+            // beyond the largest double only ever means "longer than anything else".
+            let overflowed = !dx.isFinite || !dy.isFinite
+            if overflowed { (dx, dy) = (q.x * 0.5 - p.x * 0.5, q.y * 0.5 - p.y * 0.5) }
             var len = (dx * dx + dy * dy).squareRoot()
             if !len.isNormal {
                 // Squares under- or overflowed: rescale by the larger component.
@@ -708,7 +702,7 @@ private struct OutlineBuilder {
                 len = m * (sx * sx + sy * sy).squareRoot()
             }
             guard len.isFinite, len > 0 else { failed = true; return }
-            segs.append(Segment(ux: dx / len, uy: dy / len, length: len))
+            segs.append(Segment(ux: dx / len, uy: dy / len, length: overflowed ? .greatestFiniteMagnitude : len))
         }
         decideInnerCrossings(closed: closed)
 
