@@ -209,15 +209,51 @@ struct CommandBuffer: CustomStringConvertible {
     var readsBack = true
     /// Device pixels the cover draws blend (the sum of their rectangles): the main GL cost on llvmpipe.
     var coveredPixels = 0
+    /// The parts of this frame already replayed, as text, oldest first. A frame whose staging would grow
+    /// past a strategy's budget is planned and replayed in parts (`FrameEncoding.submitPart`), so that its
+    /// memory stays bounded however much it draws; the buffer then holds the last part.
+    private(set) var submittedParts: [String] = []
+    /// Draw calls of the replayed parts.
+    private(set) var submittedDrawCallCount = 0
+    /// True once a part of the frame has been replayed: the frame target already holds pixels, so the next
+    /// pass on it loads them instead of clearing.
+    var continuesFrame: Bool { !submittedParts.isEmpty }
 
     /// Empties the buffer for a new frame, keeping the staging arena's capacity.
     mutating func reset() {
         textures.removeAll(keepingCapacity: true)
+        clearPart()
+        submittedParts.removeAll()
+        submittedDrawCallCount = 0
+    }
+
+    /// Empties the buffer for the next part of the same frame after the executor replayed it: its text is
+    /// kept in `submittedParts`, its texture declarations stay (the frame target keeps its pixels), its
+    /// passes, staging bytes and instance space are released.
+    mutating func beginNextPart() {
+        submittedParts.append(description)
+        submittedDrawCallCount += drawCallCount
+        clearPart()
+    }
+
+    private mutating func clearPart() {
         passes.removeAll(keepingCapacity: true)
         staging.reset()
         instanceBufferSize = 0
         readsBack = true
         coveredPixels = 0
+    }
+
+    /// Draw calls of the whole frame, replayed parts included.
+    var frameDrawCallCount: Int { submittedDrawCallCount + drawCallCount }
+
+    /// The whole frame as text: each replayed part, then this buffer.
+    var frameDescription: String {
+        guard continuesFrame else { return description }
+        let n = submittedParts.count + 1
+        return (submittedParts + [description]).enumerated().map {
+            "part \($0.offset + 1) of \(n)\($0.offset + 1 < n ? " (replayed without readback)" : ""):\n" + $0.element
+        }.joined(separator: "\n")
     }
 
     func desc(of ref: TextureRef) -> TextureDesc? { textures.first { $0.ref == ref }?.desc }

@@ -187,7 +187,9 @@ final class GLESBackend: RenderBackend {
     var name: String { "\(context.renderer) (\(context.chosenDevice), \(strategyKind))" }
 
     /// `atlasSizeLimit` (tests): atlases no larger than this, so that a small scene fills several.
-    init(options: GLESOptions, atlasSizeLimit: Int? = nil) throws {
+    /// `partPixelLimit` (tests): raster-atlas frames are staged and replayed in parts of at most this many
+    /// box pixels (`RasterAtlasStrategy.partPixels`), so that a small scene takes several.
+    init(options: GLESOptions, atlasSizeLimit: Int? = nil, partPixelLimit: Int? = nil) throws {
         self.options = options
         let context = try GLContext(selection: options.device)
         defer { context.releaseCurrent() }
@@ -212,7 +214,8 @@ final class GLESBackend: RenderBackend {
                 && context.has("GL_EXT_texture_format_BGRA8888")
             strategy = RasterAtlasStrategy(format: format, paint: paint,
                                            maxTextureSize: min(context.maxTextureSize, atlasSizeLimit ?? .max),
-                                           workers: planner.workers)
+                                           workers: planner.workers,
+                                           partPixels: partPixelLimit ?? RasterAtlasStrategy.defaultPartPixels)
         case .gpuTessellation:
             strategy = TessellationStrategy(maxTextureSize: min(context.maxTextureSize, atlasSizeLimit ?? .max))
         }
@@ -246,7 +249,10 @@ final class GLESBackend: RenderBackend {
         defer { context.releaseCurrent() }
         var timings = GLESFrameTimings()
         hasFrame = false
-        try planner.plan(recording, target: target, strategy: strategy, into: &commandBuffer, timings: &timings)
+        let executor = self.executor
+        try planner.plan(recording, target: target, strategy: strategy, into: &commandBuffer, timings: &timings) {
+            _ = try executor.execute($0, timings: &$1)
+        }
         guard let image = try executor.execute(commandBuffer, timings: &timings) else {
             throw RenderError.gpu("internal: the command buffer did not read the frame back")
         }
@@ -256,8 +262,10 @@ final class GLESBackend: RenderBackend {
     }
 
     /// The last frame's command buffer as text (empty before the first frame).
-    var lastCommandBufferText: String { hasFrame ? commandBuffer.description : "" }
+    var lastCommandBufferText: String { hasFrame ? commandBuffer.frameDescription : "" }
     var lastCommandBuffer: CommandBuffer? { hasFrame ? commandBuffer : nil }
+    /// Bytes the command buffer's staging arena holds on to between frames.
+    var stagingCapacity: Int { commandBuffer.staging.capacity }
     var resourceStats: GPUResourceStats { resources.stats }
     /// Binds issued and skipped by the state cache over the renderer's life.
     var stateCacheCounts: (issued: Int, skipped: Int) { (cache.issued, cache.skipped) }

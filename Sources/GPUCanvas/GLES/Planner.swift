@@ -159,15 +159,26 @@ struct FrameEncoding {
     var width: Int
     var height: Int
     var clearColor: RGBA
+    /// Replays a part of the frame (without readback); nil where the frame cannot be split.
+    var replay: ((CommandBuffer, inout GLESFrameTimings) throws -> Void)?
 
     /// The index of a pass targeting the frame that commands may be appended to: the last pass when it
     /// targets the frame, else a new one (clearing when it is the frame's first pass).
     func framePass(in cb: inout CommandBuffer) -> Int {
         if let last = cb.passes.last, last.target == .frame { return cb.passes.count - 1 }
-        let first = !cb.passes.contains { $0.target == .frame }
+        let first = !cb.continuesFrame && !cb.passes.contains { $0.target == .frame }
         cb.passes.append(RenderPass(target: .frame, load: first ? .clear(clearColor) : .load, clearRect: nil,
                                     store: .store))
         return cb.passes.count - 1
+    }
+
+    /// Replays what `cb` holds so far and empties it for the rest of the frame: a strategy calls this
+    /// between the parts of a frame too large to stage at once. The frame's pixels stay in its target.
+    func submitPart(_ cb: inout CommandBuffer, timings: inout GLESFrameTimings) throws {
+        guard let replay else { throw RenderError.gpu("internal: this frame cannot be replayed in parts") }
+        cb.readsBack = false
+        try replay(cb, &timings)
+        cb.beginNextPart()
     }
 }
 
@@ -219,8 +230,10 @@ final class Planner {
     private var prepared: [PreparedPath] = []
 
     /// Plans `recording` into `cb` (which is reset first).
+    /// `replay` executes a part of a frame that is planned in parts (`FrameEncoding.submitPart`).
     func plan(_ recording: Recording, target: RenderTarget, strategy: PathStrategy,
-              into cb: inout CommandBuffer, timings: inout GLESFrameTimings) throws {
+              into cb: inout CommandBuffer, timings: inout GLESFrameTimings,
+              replay: ((CommandBuffer, inout GLESFrameTimings) throws -> Void)? = nil) throws {
         cb.reset()
         guard recording.colorMode == .nonLinear else {
             throw RenderError.unsupported("colorMode .\(recording.colorMode) on the GLES backend (only .nonLinear is drawn yet)")
@@ -241,11 +254,12 @@ final class Planner {
             break
         }
         if first > 0 { prepared.removeFirst(first) }
-        let frame = FrameEncoding(width: target.width, height: target.height, clearColor: clear)
+        let frame = FrameEncoding(width: target.width, height: target.height, clearColor: clear, replay: replay)
         cb.declare(.frame, TextureDesc(width: target.width, height: target.height, format: strategy.frameFormat))
+        let replayedSubmit = timings.submit  // parts replayed while encoding count as submit, not coverage
         try strategy.encode(prepared, stores: stores, frame: frame, into: &cb, timings: &timings)
         _ = frame.framePass(in: &cb)  // a frame with nothing drawn still clears
-        timings.coverage += Double(DispatchTime.now().uptimeNanoseconds - t1) / 1e9
+        timings.coverage += Double(DispatchTime.now().uptimeNanoseconds - t1) / 1e9 - (timings.submit - replayedSubmit)
     }
 
     /// True when the path is one axis-aligned rectangle containing the whole target (coverage 1 on every

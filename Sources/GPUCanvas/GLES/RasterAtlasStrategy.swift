@@ -19,6 +19,7 @@
 // 4. On all cores: band rows are copied from the arenas into the staging of their shelf (in the paint form,
 //    through a per-path table from coverage to premultiplied BGRA8 colour × coverage).
 // 5. Per batch: upload the used part of each shelf, draw the batch's instances.
+// Steps 2–5 run per part of the frame's pieces (`partPixels`): a part is replayed before the next is staged.
 //
 // The paint form (`paint`, llvmpipe's default) is shaped for Mesa's linear rasterizer: see the design note
 // in GLESBackend.swift for its conditions and measurements. In it, a band's columns of full coverage on all
@@ -56,7 +57,17 @@ final class RasterAtlasStrategy: PathStrategy {
     /// its two triangles and ~5 ns per blended, atlas-sampled pixel, so a band must save ~250 pixels to pay.
     static let bandInstanceCost = 256
 
+    /// Most box pixels (the summed areas of pieces) one part of a frame stages. A part's bands lie within
+    /// its pieces, so its staging holds at most 4 bytes a box pixel (128 MiB of BGRA8) and the workers'
+    /// arenas 1 (32 MiB of R8), however much the frame draws: 330 000 translucent 90-px triangles took
+    /// 7.3 GB when a frame was staged whole. S1-fills' boxes hold 8.9 M pixels and S2-strokes' 23 M, one
+    /// part each; a larger frame pays a wait where a part's first upload meets the previous part's draws.
+    static let defaultPartPixels = 1 << 25
+    let partPixels: Int
+
     private var workerState: [Worker] = []
+    /// The frame's pieces, in draw order; `pieces` holds the part being encoded.
+    private var framePieces: [Piece] = []
     private var pieces: [Piece] = []
     private var batches: [Batch] = []
     /// Paint form: each path's colour as 8.24 fixed point (kept across frames for its capacity).
@@ -139,8 +150,10 @@ final class RasterAtlasStrategy: PathStrategy {
         }
     }
 
-    init(format: TextureFormat = .r8, paint: Bool = false, maxTextureSize: Int, workers: Int) {
+    init(format: TextureFormat = .r8, paint: Bool = false, maxTextureSize: Int, workers: Int,
+         partPixels: Int = defaultPartPixels) {
         self.format = format
+        self.partPixels = partPixels
         self.paint = paint && format == .r8
         atlasWidth = min(2048, maxTextureSize)
         atlasMaxHeight = min(8192, maxTextureSize)
@@ -150,16 +163,10 @@ final class RasterAtlasStrategy: PathStrategy {
     func encode(_ paths: [PreparedPath], stores: [Polygons], frame: FrameEncoding,
                 into cb: inout CommandBuffer, timings: inout GLESFrameTimings) throws {
         guard !paths.isEmpty else { return }
-        let bpp = format.bytesPerTexel
-        let paint = self.paint
-        let atlasFormat: TextureFormat = paint ? .bgra8 : format
-        let atlasBpp = atlasFormat.bytesPerTexel
-        let pad = paint ? 0 : CoverageAccumulator.bandPadding
-        let pipeline: Pipeline = paint ? .atlasBlit : .atlasCover
         let pieceW = min(maxPiece.width, atlasWidth), pieceH = min(maxPiece.height, atlasMaxHeight)
 
         // 1. Pieces.
-        pieces.removeAll(keepingCapacity: true)
+        framePieces.removeAll(keepingCapacity: true)
         for (i, p) in paths.enumerated() {
             var y = p.box.y
             while y < p.box.y + p.box.height {
@@ -167,12 +174,48 @@ final class RasterAtlasStrategy: PathStrategy {
                 var x = p.box.x
                 while x < p.box.x + p.box.width {
                     let w = min(pieceW, p.box.x + p.box.width - x)
-                    pieces.append(Piece(path: i, rect: PixelRect(x: x, y: y, width: w, height: h)))
+                    framePieces.append(Piece(path: i, rect: PixelRect(x: x, y: y, width: w, height: h)))
                     x += w
                 }
                 y += h
             }
         }
+        // Paint form: each path's colour as 8.24 fixed point, so texel = round(colour × coverage) for
+        // coverage 0…255 ((cov · C + 2^23) >> 24 stays below 2^32).
+        paintColors.removeAll(keepingCapacity: true)
+        if paint {
+            for p in paths {
+                func q(_ c: Float) -> UInt32 { UInt32((min(max(c, 0), 1) * 16_777_216).rounded()) }
+                // BGRA byte order.
+                paintColors.append(SIMD4(q(p.color.b), q(p.color.g), q(p.color.r), q(p.color.a)))
+            }
+        }
+
+        // Steps 2–5 per part of at most `partPixels` box pixels, each replayed before the next is staged.
+        var start = 0
+        while start < framePieces.count {
+            var end = start + 1, area = framePieces[start].rect.area
+            while end < framePieces.count, area + framePieces[end].rect.area <= partPixels {
+                area += framePieces[end].rect.area
+                end += 1
+            }
+            if start > 0 { try frame.submitPart(&cb, timings: &timings) }
+            pieces.removeAll(keepingCapacity: true)
+            pieces.append(contentsOf: framePieces[start ..< end])
+            encodePart(paths, stores: stores, frame: frame, into: &cb)
+            start = end
+        }
+    }
+
+    /// Steps 2–5 for `pieces`.
+    private func encodePart(_ paths: [PreparedPath], stores: [Polygons], frame: FrameEncoding,
+                            into cb: inout CommandBuffer) {
+        let bpp = format.bytesPerTexel
+        let paint = self.paint
+        let atlasFormat: TextureFormat = paint ? .bgra8 : format
+        let atlasBpp = atlasFormat.bytesPerTexel
+        let pad = paint ? 0 : CoverageAccumulator.bandPadding
+        let pipeline: Pipeline = paint ? .atlasBlit : .atlasCover
 
         // 2. Coverage and bands, on all cores.
         var totalCost = 0
@@ -303,16 +346,6 @@ final class RasterAtlasStrategy: PathStrategy {
         var n = 0
         for worker in workerState.prefix(ranges.count) { firstBand.append(n); n += worker.bands.count }
         let batchList = batches
-        // Paint form: each band's colour as 8.24 fixed point, so texel = round(colour × coverage) for
-        // coverage 0…255 ((cov · C + 2^23) >> 24 stays below 2^32).
-        paintColors.removeAll(keepingCapacity: true)
-        if paint {
-            for p in paths {
-                func q(_ c: Float) -> UInt32 { UInt32((min(max(c, 0), 1) * 16_777_216).rounded()) }
-                // BGRA byte order.
-                paintColors.append(SIMD4(q(p.color.b), q(p.color.g), q(p.color.r), q(p.color.a)))
-            }
-        }
         do {
             let paintColors = self.paintColors
             let stagingBase = cb.staging.base

@@ -24,10 +24,11 @@ public final class CanvasRenderer {
     public let backend: Backend
     let implementation: RenderBackend
 
-    /// A GLES renderer whose atlases are at most `atlasSizeLimit` texels a side (tests of the batching).
-    init(gles options: GLESOptions, atlasSizeLimit: Int) throws {
+    /// A GLES renderer whose atlases are at most `atlasSizeLimit` texels a side and whose raster-atlas
+    /// frames are replayed in parts of at most `partPixelLimit` box pixels (tests of the batching).
+    init(gles options: GLESOptions, atlasSizeLimit: Int? = nil, partPixelLimit: Int? = nil) throws {
         backend = .gles(options)
-        implementation = try GLESBackend(options: options, atlasSizeLimit: atlasSizeLimit)
+        implementation = try GLESBackend(options: options, atlasSizeLimit: atlasSizeLimit, partPixelLimit: partPixelLimit)
     }
 
     /// Starts the backend. The default is the product: GLES on the `auto` device (the first hardware EGL
@@ -56,7 +57,7 @@ public final class CanvasRenderer {
     }
 
     /// GLES only: draw calls of the last frame (`bench`'s drawCalls), nil otherwise.
-    public var lastDrawCallCount: Int? { (implementation as? GLESBackend)?.lastCommandBuffer?.drawCallCount }
+    public var lastDrawCallCount: Int? { (implementation as? GLESBackend)?.lastCommandBuffer?.frameDrawCallCount }
 
     /// GLES only: where the last frame's time went (geometry, coverage, submit, GPU, readback).
     public var lastGPUTimings: GLESFrameTimings? {
