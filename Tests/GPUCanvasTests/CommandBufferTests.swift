@@ -257,42 +257,6 @@ final class CommandBufferTests: XCTestCase {
         XCTAssertTrue(a.difference(from: reference).meetsDefaultBar, "\(a.difference(from: reference))")
     }
 
-    /// A frame whose pieces exceed `partPixels` box pixels is staged and replayed in parts, each part's
-    /// passes loading what the one before drew: the bytes are those of the frame staged whole, and the
-    /// staging holds one part (here ≤ 4 bytes × 20 000 box pixels + instance records) instead of the frame.
-    func testLargeFramesAreReplayedInParts() throws {
-        let draw: (inout GraphicsContext, CGSize) -> Void = { ctx, _ in
-            ctx.fill(Path(CGRect(x: 0, y: 0, width: 600, height: 400)), with: .color(.yellow.opacity(0.3)))
-            for i in 0 ..< 60 {
-                let x = Double(i % 10) * 50 + 3.3, y = Double(i / 10) * 50 + 2.7
-                let shape = i % 2 == 0 ? Path(ellipseIn: CGRect(x: x, y: y, width: 140, height: 110))
-                    : Path(roundedRect: CGRect(x: x, y: y, width: 120, height: 100), cornerRadius: 18)
-                ctx.fill(shape, with: .color(Color(hue: Double(i) / 60, saturation: 0.8, brightness: 0.9, opacity: 0.6)))
-            }
-        }
-        let options = GLESOptions(device: .mesa, pathStrategy: .rasterAtlas)
-        let parts = try CanvasRenderer(gles: options, partPixelLimit: 20_000)
-        let whole = try CanvasRenderer(backend: .gles(options))
-        let size = CGSize(width: 600, height: 400)
-        let a = try parts.render(size: size, draw), b = try whole.render(size: size, draw)
-        XCTAssertEqual(a.pixels, b.pixels)
-        let dump = try XCTUnwrap(parts.lastGPUCommandDump)
-        // 60 boxes of 11 000–15 500 pixels, one per part, after the 240 000-pixel background alone.
-        XCTAssertTrue(dump.hasPrefix("part 1 of 61 (replayed without readback):\nCommandBuffer: 1 pass"), dump)
-        XCTAssertTrue(dump.contains("part 2 of 61 (replayed without readback):\nCommandBuffer: 1 pass"), dump)
-        XCTAssertTrue(dump.contains("part 61 of 61:\nCommandBuffer: 1 pass"), dump)
-        XCTAssertEqual(dump.components(separatedBy: "load: clear").count - 1, 1, "only the first part clears")
-        XCTAssertEqual(dump.components(separatedBy: "readback frame").count - 1, 1, "only the last part reads back")
-        XCTAssertEqual(parts.lastDrawCallCount, 61)
-        XCTAssertEqual(whole.lastDrawCallCount, 1)
-        let partStaging = try XCTUnwrap((parts.implementation as? GLESBackend)?.stagingCapacity)
-        let wholeStaging = try XCTUnwrap((whole.implementation as? GLESBackend)?.stagingCapacity)
-        XCTAssertLessThanOrEqual(partStaging, 4 * 240_000 + 64 * 1024, "the background's part, the largest")
-        XCTAssertGreaterThan(wholeStaging, 2 * partStaging)
-        // A frame drawn again in parts gives the same bytes (the next frame clears).
-        XCTAssertEqual(try parts.render(size: size, draw).pixels, a.pixels)
-    }
-
     /// Pixels drawn and atlas texels uploaded (the "upload atlas0 rect(x, y, w, h)" areas) of a dump.
     static func coveredAndUploaded(_ dump: String) -> (covered: Int, uploaded: Int) {
         let lines = dump.split(separator: "\n").map(String.init)

@@ -62,6 +62,10 @@
 // upload reads the rows from cache anyway); huge pages for the staging (they applied, no measurable
 // change); an instance cost of 128 px for rectangle bands (S1: −4 % pixels, +44 % instances, no measurable
 // change); LP_NUM_THREADS=4 (no change; 1 doubles the gpu stage). LP_PERF=no_linear changes nothing.
+// Pipelining (2026-11-23): S1 cut into 2–4 parts, each flushed to llvmpipe while the CPU stages the next
+// into a second atlas and instance buffer, measured no faster (5 interleaved runs: 49.8 ms whole, 51.2 /
+// 49.9 / 57.2 ms in 2 / 3 / 4 parts): both cores are already busy (1.75 of 2), so the CPU and llvmpipe only
+// trade time slices. Parts stay for bounding memory (`RasterAtlasStrategy.partPixels`).
 // The gaps of a paint atlas's shelves are never sampled, so its staging is not zeroed.
 // Solid interiors (2026-11-23; `RasterAtlasStrategy`): a band's columns of full coverage on all its rows are drawn from a one-row
 // strip of the path's full texel (the vertex shader holds v at the strip's row, so dv/dy = 0 and the linear
