@@ -379,6 +379,25 @@ final class ReferenceCoverageTests: XCTestCase {
         XCTAssertFalse(EdgeCut.cut(atY: 3, M, M, -M, -M, isAtOrLeftOf: 3.nextDown))
     }
 
+    /// `EdgeCut.split` gives the pieces between an edge's crossings of two vertical lines, in order along the
+    /// edge, each crossing exactly on its line, whichever way the edge runs and wherever its ends lie.
+    func testEdgeCutSplitsAtTwoVerticalLinesInOrder() {
+        func pieces(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ a: Double, _ b: Double) -> [[Double]] {
+            var out: [[Double]] = []
+            EdgeCut.split(x0, y0, x1, y1, atX: a, b) { out.append([$0, $1, $2, $3]) }
+            return out
+        }
+        XCTAssertEqual(pieces(0, 0, 10, 10, 2, 4), [[0, 0, 2, 2], [2, 2, 4, 4], [4, 4, 10, 10]])
+        XCTAssertEqual(pieces(10, 10, 0, 0, 2, 4), [[10, 10, 4, 4], [4, 4, 2, 2], [2, 2, 0, 0]])
+        XCTAssertEqual(pieces(0, 0, 10, 10, 4, 2), [[0, 0, 2, 2], [2, 2, 4, 4], [4, 4, 10, 10]])
+        // Lines only touched at an end, or missed, do not split it.
+        XCTAssertEqual(pieces(2, 0, 4, 8, 2, 4), [[2, 0, 4, 8]])
+        XCTAssertEqual(pieces(5, 0, 7, 8, 2, 4), [[5, 0, 7, 8]])
+        // Ends at ±10³⁰⁸: the crossings of x = 0 and x = 128 of the diagonal through the origin are exact.
+        XCTAssertEqual(pieces(-1e308, -1e308, 1e308, 1e308, 0, 128),
+                       [[-1e308, -1e308, 0, 0], [0, 0, 128, 128], [128, 128, 1e308, 1e308]])
+    }
+
     func testFillWithEndsAt1e308RendersItsVisiblePartExactly() throws {
         // Found by fuzzing: the edge from (10³⁰⁸, 10³⁰⁸) to (−10³⁰⁸, 0) has x1 − x0 = −∞, and the cell walk
         // trapped on Int(NaN). On the canvas the triangle is { 0 ≤ x ≤ y }: its far-left edge moves onto

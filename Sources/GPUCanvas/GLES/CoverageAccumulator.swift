@@ -377,28 +377,16 @@ private struct Cells {
     @inline(never)
     private mutating func splitAtBorders(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
         let w = Double(width)
-        // Split at the piece's left and right borders, where the edge crosses them (`EdgeCut`: exact for
-        // any finite ends), in order along the edge; left parts become vertical on x = 0.
-        func crossing(_ border: Double) -> Double {
-            guard (x0 < border && border < x1) || (x1 < border && border < x0) else { return .nan }
-            return EdgeCut.x(atY: border, y0, x0, y1, x1)  // axes swapped: the y where x = border
-        }
-        var first = (x: 0.0, y: crossing(0)), second = (x: w, y: crossing(w))
-        if x0 > x1 { swap(&first, &second) }
-        var px = x0, py = y0
-        func piece(to qx: Double, _ qy: Double) {
+        // Split at the piece's left and right borders (exact cuts for any finite ends); left parts become
+        // vertical on x = 0, right parts add nothing inside.
+        EdgeCut.split(x0, y0, x1, y1, atX: 0, w) { px, py, qx, qy in
             let mid = px * 0.5 + qx * 0.5  // (px + qx) / 2 may overflow
             if mid < 0 {
                 line(0, py, 0, qy)
             } else if mid <= w {
                 line(min(max(px, 0), w), py, min(max(qx, 0), w), qy)
             }
-            px = qx
-            py = qy
         }
-        if !first.y.isNaN { piece(to: first.x, first.y) }
-        if !second.y.isNaN { piece(to: second.x, second.y) }
-        piece(to: x1, y1)
     }
 
     /// A straight edge with 0 ≤ x ≤ width (piece-local), walked row by row.

@@ -158,18 +158,8 @@ final class TessellationStrategy: PathStrategy {
             let (p0, p1) = mid < start ? (start, start) : (sc0, sc1)
             body(sa0, p0, sa1, p1)
         }
-        // Split at c = start and c = end where the (clipped) edge crosses them, in order along it.
-        var cuts: (Double, Double) = (.nan, .nan)
-        for (k, c) in [start, end].enumerated() where (pc < c && c < qc) || (qc < c && c < pc) {
-            if k == 0 { cuts.0 = c } else { cuts.1 = c }
-        }
-        if pc > qc { swap(&cuts.0, &cuts.1) }
-        var sa = pa, sc = pc
-        for c in [cuts.0, cuts.1] where !c.isNaN {
-            let a = cut(at: c, pc, pa, qc, qa)
-            emit(sa, sc, a, c)
-            sa = a; sc = c
-        }
-        emit(sa, sc, qa, qc)
+        // Split at c = start and c = end where the (clipped) edge crosses them, in order along it (`split`'s
+        // x is c here).
+        EdgeCut.split(pc, pa, qc, qa, atX: start, end) { c0, a0, c1, a1 in emit(a0, c0, a1, c1) }
     }
 }

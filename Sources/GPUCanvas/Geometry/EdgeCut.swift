@@ -82,6 +82,28 @@ enum EdgeCut {
         return cut(atY: y, x0, y0, x1, y1, isAtOrLeftOf: c) ? c : c.nextUp
     }
 
+    /// Calls `piece` for the parts of the edge (x0, y0)…(x1, y1) between its crossings of the vertical lines
+    /// x = `a` and x = `b`, in order along the edge; a crossing point lies on its line (x exactly `a` or `b`,
+    /// y from `x(atY:)` with the axes swapped). Lines the edge only touches at an end do not split it. The
+    /// rasterizers split edges at a box's left and right borders with it, each then placing every piece by
+    /// the side of the borders its middle lies on.
+    ///
+    /// `split(0, 0, 10, 10, atX: 2, 4)` → pieces (0, 0)…(2, 2), (2, 2)…(4, 4), (4, 4)…(10, 10).
+    @inline(__always)
+    static func split(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, atX a: Double, _ b: Double,
+                      _ piece: (Double, Double, Double, Double) -> Void) {
+        func crossing(_ x: Double) -> Double {
+            guard (x0 < x && x < x1) || (x1 < x && x < x0) else { return .nan }
+            return EdgeCut.x(atY: x, y0, x0, y1, x1)
+        }
+        var first = (x: min(a, b), y: crossing(min(a, b))), second = (x: max(a, b), y: crossing(max(a, b)))
+        if x0 > x1 { swap(&first, &second) }
+        var px = x0, py = y0
+        if !first.y.isNaN { piece(px, py, first.x, first.y); px = first.x; py = first.y }
+        if !second.y.isNaN { piece(px, py, second.x, second.y); px = second.x; py = second.y }
+        piece(px, py, x1, y1)
+    }
+
     /// An edge and a query point scaled (x and y each by its own power of two, exactly) so that every
     /// coordinate is below 2⁵⁰⁰, with dx and dy as exact two-term sums.
     private struct Edge {

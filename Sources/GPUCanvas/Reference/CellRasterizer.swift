@@ -17,9 +17,10 @@
 //   pixel to its right; a vertical piece at x = 0 with the same dy does exactly that. So edges are split at
 //   x = 0 and the left part is moved onto x = 0.
 // - x ≥ width: a piece there only adds to cells at or beyond the right border; it is dropped.
-// The cuts at the box's top and bottom rows and at x = 0 and x = width are taken on the whole edge by
-// `EdgeCut`, which is exact to a few ulps of the cut for any finite ends: an edge from 10³⁰⁸ px away (whose
-// x1 − x0 overflows) still crosses the canvas where it should. Every piece left after them lies inside the
+// The cuts at the box's top and bottom rows are taken on the whole edge by `EdgeCut`, which is exact to a
+// few ulps of the cut for any finite ends: an edge from 10³⁰⁸ px away (whose x1 − x0 overflows) still
+// crosses the canvas where it should; the cuts at x = 0 and x = width on the edge so clipped
+// (`EdgeCut.split`). Every piece left after them lies inside the
 // box, so the row and column walk below works on canvas-sized numbers only.
 // After clipping, the cells an edge visits are bounded by (rows + columns) of the canvas, so a 10⁶-pixel
 // edge costs no more than one crossing the canvas. All geometry is f64: at 10⁶ px a double still has
@@ -149,32 +150,16 @@ private struct CellGrid {
         var (ax, ay, bx, by, sign) = y0 < y1 ? (x0, y0, x1, y1, 1.0) : (x1, y1, x0, y0, -1.0)
         let top = Double(box.r0), bottom = Double(box.r1)
         guard ay < bottom, by > top else { return }
-        // Every cut is taken on the whole edge by `EdgeCut` (exact for any finite ends, see there): the
-        // pieces that reach `addClipped` then lie inside the box, so nothing after this can overflow.
+        // Every cut comes from `EdgeCut` (exact for any finite ends, see there): the pieces that reach
+        // `addClipped` then lie inside the box, so nothing after this can overflow.
         let (x0, y0, x1, y1) = (ax, ay, bx, by)
         func xAt(_ y: Double) -> Double { EdgeCut.x(atY: y, x0, y0, x1, y1) }
         if ay < top { ax = xAt(top); ay = top }
         if by > bottom { bx = xAt(bottom); by = bottom }
         guard by > ay else { return }
 
-        // The y where the edge crosses x = 0 and x = width (strictly between its clipped ends), in
-        // increasing y, with the x of the line it crosses. (The clipped ends differ, so x0 ≠ x1.)
-        let right = Double(box.width)
-        func crossing(_ x: Double) -> Double {
-            guard (ax < x && bx > x) || (ax > x && bx < x) else { return .nan }
-            return min(max(EdgeCut.x(atY: x, y0, x0, y1, x1), ay), by)
-        }
-        var c1 = (y: crossing(0), x: 0.0), c2 = (y: crossing(right), x: right)
-        if c2.y < c1.y || c1.y.isNaN { swap(&c1, &c2) }
-        var px = ax, py = ay
-        func cut(at c: (y: Double, x: Double)) {
-            guard !c.y.isNaN else { return }
-            addPiece(px, py, c.x, c.y, sign)
-            px = c.x; py = c.y
-        }
-        cut(at: c1)
-        cut(at: c2)
-        addPiece(px, py, bx, by, sign)
+        // Pieces between the clipped edge's crossings of x = 0 and x = width, in order along it.
+        EdgeCut.split(ax, ay, bx, by, atX: 0, Double(box.width)) { addPiece($0, $1, $2, $3, sign) }
     }
 
     /// Adds a piece that lies on one side of x = 0 and of x = width (its ends may touch them). Its x may be
