@@ -233,12 +233,8 @@ final class CommandBufferTests: XCTestCase {
     /// rounding step).
     func testBandsAndStripsOverflowIntoMoreBatches() throws {
         let draw: (inout GraphicsContext, CGSize) -> Void = { ctx, _ in
-            for i in 0 ..< 40 {
-                let x = Double(i % 8) * 60 + 3.3, y = Double(i / 8) * 55 + 2.7
-                let shape = i % 2 == 0 ? Path(ellipseIn: CGRect(x: x, y: y, width: 140, height: 110))
-                    : Path(roundedRect: CGRect(x: x, y: y, width: 120, height: 130), cornerRadius: 18)
-                ctx.fill(shape, with: .color(Color(hue: Double(i) / 40, saturation: 0.8, brightness: 0.9, opacity: 0.6)))
-            }
+            Self.overlappingShapes(&ctx, count: 40, columns: 8, spacing: CGSize(width: 60, height: 55),
+                                   roundedRectHeight: 130)
         }
         let options = GLESOptions(device: .mesa, pathStrategy: .rasterAtlas)
         let small = try CanvasRenderer(gles: options, atlasSizeLimit: 256)
@@ -255,6 +251,19 @@ final class CommandBufferTests: XCTestCase {
         XCTAssertLessThanOrEqual(d.maxDiff, 1, "\(d)")
         let reference = try CanvasRenderer(backend: .reference).render(size: size, draw)
         XCTAssertTrue(a.difference(from: reference).meetsDefaultBar, "\(a.difference(from: reference))")
+    }
+
+    /// `count` translucent shapes with solid interiors, overlapping their neighbours, `columns` to a row at
+    /// `spacing` from (3.3, 2.7): 140 × 110 ellipses alternating with 120 × `roundedRectHeight` rounded
+    /// rectangles, hues going once round the wheel.
+    static func overlappingShapes(_ ctx: inout GraphicsContext, count: Int, columns: Int, spacing: CGSize,
+                                  roundedRectHeight: Double) {
+        for i in 0 ..< count {
+            let x = Double(i % columns) * spacing.width + 3.3, y = Double(i / columns) * spacing.height + 2.7
+            let shape = i % 2 == 0 ? Path(ellipseIn: CGRect(x: x, y: y, width: 140, height: 110))
+                : Path(roundedRect: CGRect(x: x, y: y, width: 120, height: roundedRectHeight), cornerRadius: 18)
+            ctx.fill(shape, with: .color(Color(hue: Double(i) / Double(count), saturation: 0.8, brightness: 0.9, opacity: 0.6)))
+        }
     }
 
     /// Pixels drawn and atlas texels uploaded (the "upload atlas0 rect(x, y, w, h)" areas) of a dump.

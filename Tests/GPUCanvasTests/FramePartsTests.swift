@@ -11,12 +11,8 @@ final class FramePartsTests: XCTestCase {
     func testLargeFramesAreReplayedInParts() throws {
         let draw: (inout GraphicsContext, CGSize) -> Void = { ctx, _ in
             ctx.fill(Path(CGRect(x: 0, y: 0, width: 600, height: 400)), with: .color(.yellow.opacity(0.3)))
-            for i in 0 ..< 60 {
-                let x = Double(i % 10) * 50 + 3.3, y = Double(i / 10) * 50 + 2.7
-                let shape = i % 2 == 0 ? Path(ellipseIn: CGRect(x: x, y: y, width: 140, height: 110))
-                    : Path(roundedRect: CGRect(x: x, y: y, width: 120, height: 100), cornerRadius: 18)
-                ctx.fill(shape, with: .color(Color(hue: Double(i) / 60, saturation: 0.8, brightness: 0.9, opacity: 0.6)))
-            }
+            CommandBufferTests.overlappingShapes(&ctx, count: 60, columns: 10, spacing: CGSize(width: 50, height: 50),
+                                                 roundedRectHeight: 100)
         }
         let options = GLESOptions(device: .mesa, pathStrategy: .rasterAtlas)
         let parts = try CanvasRenderer(gles: options, partPixelLimit: 20_000)
