@@ -1,9 +1,11 @@
 // Cross-backend conformance: every scene of the catalogue (`scenes/*.json`, written by `make_catalogue.py`)
-// is rendered by the CPU reference and by the GLES backend with each path strategy, on Mesa llvmpipe, and
-// the two images must meet DESIGN.md's bar. A failure writes the reference, GL and diff PNGs and names them.
+// is rendered by the CPU reference and by the GLES backend in each form a user can select (`GLESForm`: both
+// path strategies, and the raster atlas's coverage forms besides llvmpipe's default paint form), on Mesa
+// llvmpipe, and the two images must meet DESIGN.md's bar. A failure writes the reference, GL and diff PNGs
+// and names them.
 //
-// Run one strategy: `swift test --filter ConformanceTests`; the failure images land in
-// `$CONFORMANCE_OUT` (default: `<tmp>/gpucanvas-conformance/<strategy>/`).
+// Run it: `swift test --filter ConformanceTests`; the failure images land in
+// `$CONFORMANCE_OUT` (default: `<tmp>/gpucanvas-conformance/<form>/`).
 import Foundation
 import GPUCanvas
 import Testing
@@ -36,6 +38,27 @@ enum Catalogue {
     }
 }
 
+/// One way the GLES backend can be asked to draw paths: a path strategy and, for the raster atlas, the form
+/// of its atlas. Prints as the `canvas-gl` flags that select it.
+struct GLESForm: CustomStringConvertible, Sendable {
+    var options: GLESOptions
+    var description: String
+
+    /// raster-atlas in llvmpipe's default paint form (BGRA8 colour × coverage), in the R8 coverage form
+    /// (`--no-paint-atlas`), in the R16F and R32F coverage forms (`GLESOptions.coverageFormat`), and
+    /// gpu-tessellation.
+    static let all: [GLESForm] = [
+        GLESForm(options: GLESOptions(device: .mesa, pathStrategy: .rasterAtlas), description: "raster-atlas"),
+        GLESForm(options: GLESOptions(device: .mesa, pathStrategy: .rasterAtlas, paintAtlas: false),
+                 description: "raster-atlas-r8"),
+        GLESForm(options: GLESOptions(device: .mesa, pathStrategy: .rasterAtlas, coverageFormat: .r16f),
+                 description: "raster-atlas-r16f"),
+        GLESForm(options: GLESOptions(device: .mesa, pathStrategy: .rasterAtlas, coverageFormat: .r32f),
+                 description: "raster-atlas-r32f"),
+        GLESForm(options: GLESOptions(device: .mesa, pathStrategy: .gpuTessellation), description: "gpu-tessellation"),
+    ]
+}
+
 @Suite("Conformance: GLES vs reference on llvmpipe")
 struct ConformanceTests {
     @Test("the catalogue covers the issue's list with at least 60 scenes")
@@ -49,10 +72,17 @@ struct ConformanceTests {
         }
     }
 
-    @Test("every scene meets the bar", arguments: PathStrategyKind.allCases)
-    func catalogue(strategy: PathStrategyKind) throws {
+    @Test("every path strategy has a form here")
+    func formsCoverTheStrategies() {
+        for strategy in PathStrategyKind.allCases {
+            #expect(GLESForm.all.contains { $0.options.pathStrategy == strategy }, "no conformance form for \(strategy)")
+        }
+    }
+
+    @Test("every scene meets the bar", arguments: GLESForm.all)
+    func catalogue(form: GLESForm) throws {
         let reference = try CanvasRenderer(backend: .reference)
-        let gles = try CanvasRenderer(backend: .gles(GLESOptions(device: .mesa, pathStrategy: strategy)))
+        let gles = try CanvasRenderer(backend: .gles(form.options))
         var failures: [String] = []
         var worst = (maxDiff: 0, over2: 0.0, identical: 0)
         for name in Catalogue.names {
@@ -67,7 +97,7 @@ struct ConformanceTests {
             if d.maxDiff == 0 { worst.identical += 1 }
             let bar = barExceptions[name] ?? (defaultMaxDiff, defaultOver2, "")
             if !d.meets(maxDiff: bar.maxDiff, over2: bar.over2) {
-                let dir = Catalogue.failureDirectory.appendingPathComponent(strategy.rawValue)
+                let dir = Catalogue.failureDirectory.appendingPathComponent(form.description)
                 try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
                 try expected.writePNG(to: dir.appendingPathComponent(name + "-reference.png"))
                 try actual.writePNG(to: dir.appendingPathComponent(name + "-gles.png"))
@@ -76,10 +106,10 @@ struct ConformanceTests {
             }
         }
         // The figures quoted in the README and the issue notes.
-        print("conformance \(strategy): \(Catalogue.names.count - failures.count)/\(Catalogue.names.count) pass, "
+        print("conformance \(form): \(Catalogue.names.count - failures.count)/\(Catalogue.names.count) pass, "
               + "\(worst.identical) byte-identical, worst maxDiff \(worst.maxDiff), "
               + "worst over2 \(String(format: "%.4f", worst.over2 * 100)) %")
         let report = failures.joined(separator: "\n")
-        #expect(failures.isEmpty, "\(failures.count) of \(Catalogue.names.count) scenes fail with \(strategy):\n\(report)")
+        #expect(failures.isEmpty, "\(failures.count) of \(Catalogue.names.count) scenes fail with \(form):\n\(report)")
     }
 }
