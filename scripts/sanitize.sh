@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The memory and thread checks of the unsafe code (raw scratch buffers, staging, worker arenas, parallel
+# coverage): not part of CI, whose budget they would double; run it after touching the rasterizers.
+#
+#   scripts/sanitize.sh        # ~10 min on 2 cores; prints one line per step and exits non-zero on any report
+#
+# 1. AddressSanitizer over the whole test suite (build in .build-asan). Leak checking is off: Mesa's EGL and
+#    LLVM keep a few driver allocations to process exit (112 bytes in 2 blocks from an unloaded module, seen on
+#    every GLES run) and their stacks cannot be symbolised. One test runs apart: the resident-memory check of
+#    `GLESResourceTests` measures RSS, and ASan's quarantine (freed blocks kept poisoned, up to 256 MiB) makes
+#    it grow by design; that test runs with the quarantine off.
+# 2. AddressSanitizer over `canvas-gl compare` of every catalogue scene, with each path strategy and the
+#    raster atlas's R8 form (the CLI path: scene loading, validation, PNG writing).
+# 3. ThreadSanitizer over the same compares (the coverage workers, the planner's parallel geometry).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scenes=(Tests/ConformanceTests/scenes/*.json)
+forms=("--path-strategy raster-atlas" "--path-strategy raster-atlas --no-paint-atlas" "--path-strategy gpu-tessellation")
+reports=0
+
+step() { printf '%s\n' "$*"; }
+
+# Runs canvas-gl compare of every scene in every form; counts outputs that carry a sanitizer report or a
+# failed comparison.
+compare_all() {
+    local binary=$1 name=$2 bad=0 out
+    for scene in "${scenes[@]}"; do
+        for form in "${forms[@]}"; do
+            # shellcheck disable=SC2086
+            if ! out=$("$binary" compare "$scene" $form -o /tmp/sanitize-diff.png 2>&1) \
+                || grep -qE 'Sanitizer|runtime error' <<<"$out"; then
+                bad=$((bad + 1))
+                printf '%s %s %s:\n%s\n' "$name" "$scene" "$form" "$(head -40 <<<"$out")"
+            fi
+        done
+    done
+    step "$name: ${#scenes[@]} scenes × ${#forms[@]} forms, $bad with a report or a failure"
+    reports=$((reports + bad))
+}
+
+export ASAN_OPTIONS=detect_leaks=0
+if swift test --sanitize=address --build-path .build-asan \
+    --skip 'GLESResourceTests.testThousandFramesKeepGLObjectsFlat' >/tmp/sanitize-asan-tests.log 2>&1 \
+    && ASAN_OPTIONS=detect_leaks=0:quarantine_size_mb=0:thread_local_quarantine_size_kb=0 \
+        swift test --sanitize=address --build-path .build-asan \
+        --filter 'GLESResourceTests.testThousandFramesKeepGLObjectsFlat' >>/tmp/sanitize-asan-tests.log 2>&1; then
+    step "asan tests: passed (log /tmp/sanitize-asan-tests.log)"
+else
+    step "asan tests: FAILED (log /tmp/sanitize-asan-tests.log)"
+    reports=$((reports + 1))
+fi
+if grep -q 'AddressSanitizer' /tmp/sanitize-asan-tests.log; then
+    step "asan tests: sanitizer report in the log"
+    reports=$((reports + 1))
+fi
+
+swift build --sanitize=address --build-path .build-asan --product canvas-gl >/dev/null
+compare_all .build-asan/debug/canvas-gl asan
+
+unset ASAN_OPTIONS
+swift build --sanitize=thread --build-path .build-tsan --product canvas-gl >/dev/null
+compare_all .build-tsan/debug/canvas-gl tsan
+
+step "sanitize: $reports problem(s)"
+[ "$reports" -eq 0 ]
