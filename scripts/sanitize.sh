@@ -11,7 +11,8 @@
 #    it grow by design; that test runs with the quarantine off.
 # 2. AddressSanitizer over `canvas-gl compare` of every catalogue scene, with each path strategy and the
 #    raster atlas's R8 form (the CLI path: scene loading, validation, PNG writing).
-# 3. ThreadSanitizer over the same compares (the coverage workers, the planner's parallel geometry).
+# 3. ThreadSanitizer over the same compares (the coverage workers, the planner's parallel geometry), and
+#    over `ConcurrentRenderersTests` (several renderers on their own threads at once, sharing the display).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scenes=(Tests/ConformanceTests/scenes/*.json)
@@ -60,6 +61,13 @@ compare_all .build-asan/debug/canvas-gl asan
 unset ASAN_OPTIONS
 swift build --sanitize=thread --build-path .build-tsan --product canvas-gl >/dev/null
 compare_all .build-tsan/debug/canvas-gl tsan
+if swift test --sanitize=thread --build-path .build-tsan --filter ConcurrentRenderersTests \
+    >/tmp/sanitize-tsan-tests.log 2>&1 && ! grep -q 'ThreadSanitizer' /tmp/sanitize-tsan-tests.log; then
+    step "tsan concurrent renderers: passed"
+else
+    step "tsan concurrent renderers: FAILED (log /tmp/sanitize-tsan-tests.log)"
+    reports=$((reports + 1))
+fi
 
 step "sanitize: $reports problem(s)"
 [ "$reports" -eq 0 ]
