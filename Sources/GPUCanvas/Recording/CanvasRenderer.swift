@@ -1,6 +1,10 @@
 /// Renders canvases and recordings into `RasterImage`s. Create one and reuse it across frames: it owns the
 /// backend's long-lived state (for GLES: the context, programs and caches).
 ///
+/// One thread at a time uses a renderer, and it may move between threads from frame to frame. Several
+/// renderers may render at the same time on different threads (a server handling requests at once): each
+/// gives the bytes it gives alone.
+///
 /// ```swift
 /// let renderer = try CanvasRenderer()                       // GLES on the first GPU, else llvmpipe
 /// let image = try renderer.render(canvas, size: CGSize(width: 300, height: 200), scale: 2)
