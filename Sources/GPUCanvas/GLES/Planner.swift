@@ -471,4 +471,3 @@ func forEachPreparedEdge(_ polys: Polygons, contours range: Range<Int>, _ body: 
         }
     }
 }
-

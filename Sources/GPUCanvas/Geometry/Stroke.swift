@@ -139,8 +139,7 @@ enum Stroker {
     /// subpath, meets `area`; far-reaching ones (`farCoordinate`) cut to that grown box.
     private static func cull(_ flat: Polyline, transform t: CGAffineTransform, to area: CGRect,
                              reach: (Subpath) -> Double) -> Polyline {
-        let (a, b, c, d) = (Double(t.a), Double(t.b), Double(t.c), Double(t.d))
-        let (tx, ty) = (Double(t.tx), Double(t.ty))
+        let device = Affine(t)
         let (left, top) = (Double(area.minX), Double(area.minY))
         let (right, bottom) = (Double(area.maxX), Double(area.maxY))
         var kept = Polyline()
@@ -148,15 +147,16 @@ enum Stroker {
         for sp in flat.subpaths {
             var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
             for v in flat.vertices[sp.start ..< sp.end] {
-                let x = a * v.x + c * v.y + tx, y = b * v.x + d * v.y + ty
+                let x = device.x(v.x, v.y), y = device.y(v.x, v.y)
                 x0 = min(x0, x); x1 = max(x1, x); y0 = min(y0, y); y1 = max(y1, y)
             }
             let r = reach(sp)
             guard x1 + r >= left, x0 - r <= right, y1 + r >= top, y0 - r <= bottom else { changed = true; continue }
             // (A singular transform has no inverse to map cuts back with; it leaves the subpath whole.)
-            if max(-x0, x1, -y0, y1) > farCoordinate, sp.end - sp.start >= 2, a * d - b * c != 0 {
+            if max(-x0, x1, -y0, y1) > farCoordinate, sp.end - sp.start >= 2,
+               t.a * t.d - t.b * t.c != 0 {
                 changed = true
-                cut(flat, sp, transform: t, inverse: t.inverted(),
+                cut(flat, sp, device: device, inverse: Affine(t.inverted()),
                     box: (left - r, top - r, right + r, bottom + r), into: &kept)
                 continue
             }
@@ -173,19 +173,12 @@ enum Stroker {
     /// The parts of subpath `sp` inside `box` (device space) as open subpaths: each run of segments that
     /// meets the box, cut exactly at its border (`EdgeCut`, in device space, mapped back through `inverse`).
     /// The cut ends get caps, but they lie the pen's reach outside the target, so nothing of them shows.
-    private static func cut(_ flat: Polyline, _ sp: Subpath, transform t: CGAffineTransform,
-                            inverse: CGAffineTransform, box: (Double, Double, Double, Double),
-                            into out: inout Polyline) {
+    private static func cut(_ flat: Polyline, _ sp: Subpath, device toDevice: Affine, inverse: Affine,
+                            box: (Double, Double, Double, Double), into out: inout Polyline) {
         let (l, tp, r, bt) = box
-        func device(_ v: Vertex) -> (Double, Double) {
-            (Double(t.a) * v.x + Double(t.c) * v.y + Double(t.tx), Double(t.b) * v.x + Double(t.d) * v.y + Double(t.ty))
-        }
+        func device(_ v: Vertex) -> (Double, Double) { (toDevice.x(v.x, v.y), toDevice.y(v.x, v.y)) }
         func inside(_ p: (Double, Double)) -> Bool { p.0 >= l && p.0 <= r && p.1 >= tp && p.1 <= bt }
-        func user(_ p: (Double, Double)) -> Vertex {
-            let x = Double(inverse.a) * p.0 + Double(inverse.c) * p.1 + Double(inverse.tx)
-            let y = Double(inverse.b) * p.0 + Double(inverse.d) * p.1 + Double(inverse.ty)
-            return Vertex(x: x, y: y, smooth: false)
-        }
+        func user(_ p: (Double, Double)) -> Vertex { Vertex(x: inverse.x(p.0, p.1), y: inverse.y(p.0, p.1), smooth: false) }
         var run: [Vertex] = []
         func flush() {
             if run.count >= 2 {
