@@ -173,6 +173,37 @@ final class PNGTests: XCTestCase {
         }
     }
 
+    /// Reading streams the file through libpng: what is not a PNG fails at its first bytes, whatever its size
+    /// (/dev/zero never ends), a directory and a short file say so, and the decoded file equals the data.
+    func testReadingAFileSaysWhatIsWrongInWords() throws {
+        let dir = tempURL("read-dir")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        XCTAssertThrowsError(try RasterImage(contentsOfPNG: dir)) { error in
+            XCTAssertEqual(error as? ImageError, .fileUnreadable(path: dir.path, reason: "it is a directory"))
+        }
+        if FileManager.default.fileExists(atPath: "/dev/zero") {
+            XCTAssertThrowsError(try RasterImage(contentsOfPNG: URL(fileURLWithPath: "/dev/zero"))) { error in
+                guard case ImageError.invalidPNG(let message) = error else { return XCTFail("\(error)") }
+                XCTAssert(message.hasPrefix("/dev/zero: "), message)
+            }
+        }
+        let image = RasterImage(width: 3, height: 2, pixels: (0 ..< 24).map { UInt8($0 % 4 == 3 ? 255 : $0 * 10) })
+        let data = try image.pngData()
+        let whole = dir.appendingPathComponent("whole.png")
+        try data.write(to: whole)
+        XCTAssertEqual(try RasterImage(contentsOfPNG: whole), try RasterImage(pngData: data))
+        XCTAssertEqual(try RasterImage(contentsOfPNG: whole), image)
+        let short = dir.appendingPathComponent("short.png")
+        try data.prefix(data.count - 20).write(to: short)  // cut inside the image data
+        XCTAssertThrowsError(try RasterImage(contentsOfPNG: short)) { error in
+            XCTAssertEqual(error as? ImageError, .invalidPNG("\(short.path): the file ends before the image does"))
+        }
+        XCTAssertThrowsError(try RasterImage(contentsOfPNG: URL(string: "https://example.com/a.png")!)) { error in
+            XCTAssertEqual(error as? ImageError, .fileUnreadable(path: "https://example.com/a.png", reason: "not a file URL"))
+        }
+    }
+
     /// `writePNG` never renames over what is not a regular file: a link is followed, a directory is an error
     /// in words, and a device is written in place (a write error on it reported with errno's text).
     func testWritingFollowsLinksAndRefusesDirectoriesInWords() throws {

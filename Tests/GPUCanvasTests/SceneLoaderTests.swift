@@ -283,6 +283,14 @@ final class SceneLoaderTests: XCTestCase {
         }
     }
 
+    func testOnlyFileURLsAreLoaded() {
+        // A web URL is not fetched (that would block on the network, without a size limit).
+        let web = URL(string: "https://example.com/scene.json")!
+        XCTAssertThrowsError(try Scene.load(contentsOf: web)) { error in
+            XCTAssertEqual("\(error)", "https://example.com/scene.json: not a file URL; only files can be loaded")
+        }
+    }
+
     func testErrorsFromAFileNameTheFileAndLocation() throws {
         let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("bad-scene-\(UUID()).json")
         try Data(doc(#"{"op": "fill", "path": "0 0 m h", "shading": {"color": 3}}"#).utf8).write(to: url)

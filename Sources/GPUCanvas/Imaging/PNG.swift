@@ -107,50 +107,82 @@ extension RasterImage {
     /// A file pixel (255, 0, 0, 128) becomes the premultiplied pixel (128, 0, 0, 128).
     public init(pngData data: Data) throws {
         guard !data.isEmpty else { throw ImageError.invalidPNG("the data is empty") }
-        let decoded: (Int, Int, [UInt8]) = try data.withUnsafeBytes { bytes in
+        let decoded = try data.withUnsafeBytes { bytes in
             var image = png_image()
             image.version = UInt32(PNG_IMAGE_VERSION)
-            guard png_image_begin_read_from_memory(&image, bytes.baseAddress, bytes.count) != 0 else {
-                let message = Self.message(of: &image)
-                png_image_free(&image)
-                throw ImageError.invalidPNG(message)
-            }
-            let w = Int(image.width), h = Int(image.height)
-            guard w <= maxPixelDimension, h <= maxPixelDimension else {
-                png_image_free(&image)
-                throw ImageError.tooLarge(width: w, height: h)
-            }
-            image.format = pngFormatRGBA
-            var pixels = [UInt8](repeating: 0, count: w * h * 4)
-            let ok = pixels.withUnsafeMutableBytes { dst in
-                png_image_finish_read(&image, nil, dst.baseAddress, png_int_32(w * 4), nil)
-            }
-            guard ok != 0 else {
-                let message = Self.message(of: &image)
-                png_image_free(&image)
-                throw ImageError.invalidPNG(message)
-            }
-            png_image_free(&image)
-            return (w, h, pixels)
+            return try Self.decode(&image, begun: png_image_begin_read_from_memory(&image, bytes.baseAddress, bytes.count))
         }
-        self.init(width: decoded.0, height: decoded.1, pixels: Self.premultiplied(decoded.2))
+        self.init(width: decoded.width, height: decoded.height, pixels: Self.premultiplied(decoded.pixels))
     }
 
-    /// Reads and decodes the PNG file at `url`.
+    /// Reads and decodes the PNG file at `url` (a file URL), streaming it through libpng: the file is never
+    /// held whole, a file that is no PNG (/dev/zero) fails at its first 8 bytes, and a header over
+    /// `maxPixelDimension` fails before any pixel memory is taken.
+    ///
+    /// A missing file throws `.fileNotFound`; a directory `.fileUnreadable(path:, reason: "it is a directory")`.
     public init(contentsOfPNG url: URL) throws {
+        guard url.isFileURL else { throw ImageError.fileUnreadable(path: url.absoluteString, reason: "not a file URL") }
         let path = url.path
-        guard FileManager.default.fileExists(atPath: path) else { throw ImageError.fileNotFound(path: path) }
-        let data: Data
+        let fd: Int32
         do {
-            data = try Data(contentsOf: url)
+            fd = try openForReading(path)
         } catch {
-            throw ImageError.fileUnreadable(path: path, reason: "\(error.localizedDescription)")
+            switch error {
+            case .notFound: throw ImageError.fileNotFound(path: path)
+            case .isDirectory: throw ImageError.fileUnreadable(path: path, reason: "it is a directory")
+            case .tooLarge(let limit): throw ImageError.fileUnreadable(path: path, reason: "larger than \(limit) bytes")
+            case .unreadable(let reason): throw ImageError.fileUnreadable(path: path, reason: reason)
+            }
         }
+        guard let stream = fdopen(fd, "rb") else {
+            let reason = readableReason(errno: errno)
+            close(fd)
+            throw ImageError.fileUnreadable(path: path, reason: reason)
+        }
+        defer { fclose(stream) }
+        let decoded: (width: Int, height: Int, pixels: [UInt8])
         do {
-            try self.init(pngData: data)
+            var image = png_image()
+            image.version = UInt32(PNG_IMAGE_VERSION)
+            decoded = try Self.decode(&image, begun: png_image_begin_read_from_stdio(&image, stream))
         } catch ImageError.invalidPNG(let message) {
+            // libpng says "Read Error" both for a failed read (the stream's errno says why) and for a file
+            // that ends early.
+            let code = errno
+            if ferror(stream) != 0, code != 0 {
+                throw ImageError.fileUnreadable(path: path, reason: readableReason(errno: code))
+            }
+            if feof(stream) != 0 { throw ImageError.invalidPNG("\(path): the file ends before the image does") }
             throw ImageError.invalidPNG("\(path): \(message)")
         }
+        self.init(width: decoded.width, height: decoded.height, pixels: Self.premultiplied(decoded.pixels))
+    }
+
+    /// Finishes a read whose header `png_image_begin_read_from_*` parsed (`begun` is its result): checks
+    /// the size, then decodes to 8-bit straight RGBA. Frees libpng's state on every path.
+    private static func decode(_ image: inout png_image, begun: Int32) throws -> (width: Int, height: Int, pixels: [UInt8]) {
+        guard begun != 0 else {
+            let message = Self.message(of: &image)
+            png_image_free(&image)
+            throw ImageError.invalidPNG(message)
+        }
+        let w = Int(image.width), h = Int(image.height)
+        guard w <= maxPixelDimension, h <= maxPixelDimension else {
+            png_image_free(&image)
+            throw ImageError.tooLarge(width: w, height: h)
+        }
+        image.format = pngFormatRGBA
+        var pixels = [UInt8](repeating: 0, count: w * h * 4)
+        let ok = pixels.withUnsafeMutableBytes { dst in
+            png_image_finish_read(&image, nil, dst.baseAddress, png_int_32(w * 4), nil)
+        }
+        guard ok != 0 else {
+            let message = Self.message(of: &image)
+            png_image_free(&image)
+            throw ImageError.invalidPNG(message)
+        }
+        png_image_free(&image)
+        return (w, h, pixels)
     }
 
     // MARK: Alpha conversion

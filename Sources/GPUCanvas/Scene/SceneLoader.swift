@@ -21,14 +21,21 @@ public struct Scene {
     /// Reads and loads a scene file. Errors name the file:
     /// `scene.json: commands[3].path: not a valid path description: "1 m"`.
     public static func load(contentsOf url: URL) throws -> Scene {
-        let file = url.isFileURL ? url.path : url.absoluteString
+        guard url.isFileURL else {
+            throw SceneError(file: url.absoluteString, location: "", message: "not a file URL; only files can be loaded")
+        }
+        let file = url.path
         let data: Data
         do {
-            data = try readBounded(url, file: file)
-        } catch let e as SceneError {
-            throw e
+            data = try readFileContents(atPath: file, limit: SceneJSON.maxBytes)
         } catch {
-            throw SceneError(file: file, location: "", message: "cannot read the file: \(readableReason(error, path: url.path))")
+            let message = switch error {
+            case .notFound: "cannot read the file: no such file"
+            case .isDirectory: "is a directory, not a scene file"
+            case .tooLarge(let limit): "the file is larger than the limit of \(limit) bytes"
+            case .unreadable(let reason): "cannot read the file: \(reason)"
+            }
+            throw SceneError(file: file, location: "", message: message)
         }
         do {
             return try Scene(jsonData: data, baseURL: url.deletingLastPathComponent())
@@ -95,33 +102,6 @@ public struct SceneError: Error, CustomStringConvertible, Equatable {
         }
         return prefix.isEmpty ? message : prefix + ": " + message
     }
-}
-
-/// The file's bytes, reading at most `SceneJSON.maxBytes + 1` of them: a FIFO or a device such as /dev/zero
-/// has no size to check up front, and must not be read without end.
-private func readBounded(_ url: URL, file: String) throws -> Data {
-    guard url.isFileURL else { return try Data(contentsOf: url) }
-    let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
-    if let type = attributes[.type] as? FileAttributeType, type == .typeDirectory {
-        throw SceneError(file: file, location: "", message: "is a directory, not a scene file")
-    }
-    let tooBig = SceneError(file: file, location: "", message: "the file is larger than the limit of \(SceneJSON.maxBytes) bytes")
-    if let n = attributes[.size] as? NSNumber, n.int64Value > Int64(SceneJSON.maxBytes) { throw tooBig }
-    let handle = try FileHandle(forReadingFrom: url)
-    defer { try? handle.close() }
-    var data = Data()
-    while true {
-        guard let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty else { return data }
-        data.append(chunk)
-        if data.count > SceneJSON.maxBytes { throw tooBig }
-    }
-}
-
-/// A `NSError`'s reason without Foundation's boilerplate: "no such file".
-private func readableReason(_ error: Error, path: String) -> String {
-    if !FileManager.default.fileExists(atPath: path) { return "no such file" }
-    if !FileManager.default.isReadableFile(atPath: path) { return "permission denied" }
-    return (error as NSError).localizedDescription
 }
 
 // MARK: - Typed commands

@@ -1,11 +1,16 @@
-// Writing a whole file to a path the way a command-line tool should: atomically where the path is (or will
-// be) a regular file, in place where it is a device or a FIFO, and never replacing what is not a regular file.
+// Reading and writing whole files the way a command-line tool should, in plain POSIX, so that every failure
+// has an errno, reported as text ("No space left on device", "Permission denied").
 //
-// `Data.write(to:options: .atomic)` always writes a temporary file and renames it over the path. Over
-// /dev/full that "succeeds" and turns the device node into a regular file (as root, /dev/null too); over a
-// FIFO it replaces the FIFO; over a symbolic link it replaces the link and never writes its target. Its errors
-// are Foundation codes ("NSCocoaErrorDomain error 512"). Everything here is plain POSIX so every failure has
-// an errno, reported as text.
+// Writing: atomically where the path is (or will be) a regular file, in place where it is a device or a
+// FIFO, and never replacing what is not a regular file. `Data.write(to:options: .atomic)` always writes a
+// temporary file and renames it over the path. Over /dev/full that "succeeds" and turns the device node into
+// a regular file (as root, /dev/null too); over a FIFO it replaces the FIFO; over a symbolic link it
+// replaces the link and never writes its target. Its errors are Foundation codes ("NSCocoaErrorDomain error
+// 512").
+//
+// Reading: `Data(contentsOf:)` reads a device such as /dev/zero without end (until memory runs out, when
+// it reports "You don't have permission"), and says "NSCocoaErrorDomain error 256" for a directory. Here a
+// read stops at a limit the caller names, and a directory is said to be one.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -139,4 +144,67 @@ private func writeAll(_ data: Data, to fd: Int32) -> Int32? {
 func readableReason(errno code: Int32) -> String {
     if code == EISDIR { return "it is a directory" }
     return String(cString: strerror(code))
+}
+
+/// Why `openForReading` or `readFileContents` failed; callers put it in their own error's words.
+enum FileReadFailure: Error, Equatable {
+    /// Nothing is at the path (ENOENT).
+    case notFound
+    case isDirectory
+    /// More bytes than the caller's limit.
+    case tooLarge(limit: Int)
+    /// Any other failure, as `readableReason(errno:)` text: "Permission denied".
+    case unreadable(String)
+}
+
+/// Opens `path` for reading and returns the descriptor (the caller closes it). A directory is refused
+/// here rather than at the first read, and a FIFO waits for a writer, as a shell's `<` does.
+func openForReading(_ path: String) throws(FileReadFailure) -> Int32 {
+    guard !path.isEmpty else { throw .unreadable("the path is empty") }
+    let fd = open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC)
+    guard fd >= 0 else {
+        let code = errno
+        throw code == ENOENT ? .notFound : code == EISDIR ? .isDirectory : .unreadable(readableReason(errno: code))
+    }
+    var info = stat()
+    if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+        close(fd)
+        throw .isDirectory
+    }
+    return fd
+}
+
+/// The whole file at `path`, or `.tooLarge` as soon as it holds more than `limit` bytes: a regular file by
+/// its size before any read, a device or a FIFO (no size to check) after `limit + 1` bytes, so /dev/zero
+/// costs `limit` bytes of memory, not all of it.
+///
+/// A 3-byte file "abc" with limit 3 reads as "abc"; with limit 2 it throws `.tooLarge(limit: 2)`.
+func readFileContents(atPath path: String, limit: Int) throws(FileReadFailure) -> Data {
+    let fd = try openForReading(path)
+    defer { close(fd) }
+    var info = stat()
+    var expected = 0
+    if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
+        guard Int64(info.st_size) <= Int64(limit) else { throw .tooLarge(limit: limit) }
+        expected = Int(info.st_size)
+    }
+    // A regular file is read into a buffer of its size plus the byte that shows it did not grow meanwhile;
+    // anything else into a buffer that doubles from 1 MiB up to `limit + 1` bytes.
+    var data = Data(count: expected > 0 ? expected + 1 : min(1 << 20, limit + 1))
+    var used = 0
+    while true {
+        if used == data.count { data.count = min(data.count * 2, limit + 1) }
+        let n = data.withUnsafeMutableBytes { read(fd, $0.baseAddress! + used, $0.count - used) }
+        if n < 0 {
+            let code = errno
+            if code == EINTR { continue }
+            throw .unreadable(readableReason(errno: code))
+        }
+        if n == 0 {
+            data.count = used
+            return data
+        }
+        used += n
+        guard used <= limit else { throw .tooLarge(limit: limit) }
+    }
 }
