@@ -76,6 +76,10 @@
 // composite in 8–9 ms from strips (~0.8 ns a pixel, wall, both cores) and in 21–26 ms from baked texels
 // (~2.2 ns: each texel is read once, from an atlas of tens of MiB). S1 bakes ~5 M of its 7.5 M pixels (the
 // edges of 2000 small shapes), so its compositing costs ~12 ms before any coverage is computed.
+// Zero-copy uploads (2026-11-23): none that keeps the linear rasterizer. A pixel-buffer-object upload copies
+// as glTexSubImage2D does; GL_EXT_buffer_storage with GL_EXT_texture_buffer would let the CPU bake texels
+// in place, but a buffer texture is not sampled by the linear path; GL_EXT_memory_object_fd imports only
+// memory files that carry Mesa's private header. So S1's ~5 ms memmove of the upload, on one core, stays.
 
 import CGLES
 import Foundation
