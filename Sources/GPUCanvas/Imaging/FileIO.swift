@@ -155,6 +155,17 @@ enum FileReadFailure: Error, Equatable {
     case tooLarge(limit: Int)
     /// Any other failure, as `readableReason(errno:)` text: "Permission denied".
     case unreadable(String)
+
+    /// The failure in words, to follow "cannot read FILE: ": "no such file", "it is a directory",
+    /// "the file is larger than the limit of 64 bytes", "Permission denied".
+    var reason: String {
+        switch self {
+        case .notFound: "no such file"
+        case .isDirectory: "it is a directory"
+        case .tooLarge(let limit): "the file is larger than the limit of \(limit) bytes"
+        case .unreadable(let reason): reason
+        }
+    }
 }
 
 /// Opens `path` for reading and returns the descriptor (the caller closes it). A directory is refused

@@ -110,7 +110,8 @@ extension RasterImage {
         let decoded = try data.withUnsafeBytes { bytes in
             var image = png_image()
             image.version = UInt32(PNG_IMAGE_VERSION)
-            return try Self.decode(&image, begun: png_image_begin_read_from_memory(&image, bytes.baseAddress, bytes.count))
+            let begun = png_image_begin_read_from_memory(&image, bytes.baseAddress, bytes.count)
+            return try Self.decode(&image, begun: begun)
         }
         self.init(width: decoded.width, height: decoded.height, pixels: Self.premultiplied(decoded.pixels))
     }
@@ -127,12 +128,7 @@ extension RasterImage {
         do {
             fd = try openForReading(path)
         } catch {
-            switch error {
-            case .notFound: throw ImageError.fileNotFound(path: path)
-            case .isDirectory: throw ImageError.fileUnreadable(path: path, reason: "it is a directory")
-            case .tooLarge(let limit): throw ImageError.fileUnreadable(path: path, reason: "larger than \(limit) bytes")
-            case .unreadable(let reason): throw ImageError.fileUnreadable(path: path, reason: reason)
-            }
+            throw error == .notFound ? ImageError.fileNotFound(path: path) : ImageError.fileUnreadable(path: path, reason: error.reason)
         }
         guard let stream = fdopen(fd, "rb") else {
             let reason = readableReason(errno: errno)
@@ -144,7 +140,8 @@ extension RasterImage {
         do {
             var image = png_image()
             image.version = UInt32(PNG_IMAGE_VERSION)
-            decoded = try Self.decode(&image, begun: png_image_begin_read_from_stdio(&image, stream))
+            let begun = png_image_begin_read_from_stdio(&image, stream)
+            decoded = try Self.decode(&image, begun: begun)
         } catch ImageError.invalidPNG(let message) {
             // libpng says "Read Error" both for a failed read (the stream's errno says why) and for a file
             // that ends early.

@@ -30,10 +30,9 @@ public struct Scene {
             data = try readFileContents(atPath: file, limit: SceneJSON.maxBytes)
         } catch {
             let message = switch error {
-            case .notFound: "cannot read the file: no such file"
             case .isDirectory: "is a directory, not a scene file"
-            case .tooLarge(let limit): "the file is larger than the limit of \(limit) bytes"
-            case .unreadable(let reason): "cannot read the file: \(reason)"
+            case .tooLarge: error.reason
+            case .notFound, .unreadable: "cannot read the file: \(error.reason)"
             }
             throw SceneError(file: file, location: "", message: message)
         }
