@@ -168,9 +168,10 @@ enum FileReadFailure: Error, Equatable {
     }
 }
 
-/// Opens `path` for reading and returns the descriptor (the caller closes it). A directory is refused
-/// here rather than at the first read, and a FIFO waits for a writer, as a shell's `<` does.
-func openForReading(_ path: String) throws(FileReadFailure) -> Int32 {
+/// Opens `path` for reading and returns the descriptor (the caller closes it) with what `fstat` says of
+/// it (zeroed where fstat failed). A directory is refused here rather than at the first read, and a FIFO
+/// waits for a writer, as a shell's `<` does.
+func openForReading(_ path: String) throws(FileReadFailure) -> (fd: Int32, info: stat) {
     guard !path.isEmpty else { throw .unreadable("the path is empty") }
     let fd = open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC)
     guard fd >= 0 else {
@@ -178,11 +179,12 @@ func openForReading(_ path: String) throws(FileReadFailure) -> Int32 {
         throw code == ENOENT ? .notFound : code == EISDIR ? .isDirectory : .unreadable(readableReason(errno: code))
     }
     var info = stat()
-    if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+    if fstat(fd, &info) != 0 { info = stat() }
+    if info.st_mode & S_IFMT == S_IFDIR {
         close(fd)
         throw .isDirectory
     }
-    return fd
+    return (fd, info)
 }
 
 /// The whole file at `path`, or `.tooLarge` as soon as it holds more than `limit` bytes: a regular file by
@@ -191,11 +193,10 @@ func openForReading(_ path: String) throws(FileReadFailure) -> Int32 {
 ///
 /// A 3-byte file "abc" with limit 3 reads as "abc"; with limit 2 it throws `.tooLarge(limit: 2)`.
 func readFileContents(atPath path: String, limit: Int) throws(FileReadFailure) -> Data {
-    let fd = try openForReading(path)
+    let (fd, info) = try openForReading(path)
     defer { close(fd) }
-    var info = stat()
     var expected = 0
-    if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
+    if info.st_mode & S_IFMT == S_IFREG {
         guard Int64(info.st_size) <= Int64(limit) else { throw .tooLarge(limit: limit) }
         expected = Int(info.st_size)
     }

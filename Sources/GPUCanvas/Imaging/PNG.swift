@@ -126,7 +126,7 @@ extension RasterImage {
         let path = url.path
         let fd: Int32
         do {
-            fd = try openForReading(path)
+            fd = try openForReading(path).fd
         } catch {
             throw error == .notFound ? ImageError.fileNotFound(path: path) : ImageError.fileUnreadable(path: path, reason: error.reason)
         }
