@@ -15,6 +15,9 @@
 // reference rendering (scale 8, averaged down) rose from 0.58 to 0.67 (of 255), and single pixels where
 // a stroke's outline folds over itself moved up to 70 levels away from it. The tolerance bounds the worst
 // chord; the image quality follows the typical one.
+// Nor is a coarser tolerance the way to speed: at Skia's 0.2 px (four times coarser, half the segments), the
+// GLES frame medians of S1-fills / S2-strokes went 50.3 → 43.3 ms and 81.2 → 71.3 ms (three runs each of
+// `bench --stages`, 2026-11-23), a seventh, bought with chord errors DESIGN.md rules out (≤ 0.05 px).
 
 enum Flatten {
     /// Chord error bound in device pixels: invisible next to 8-bit coverage rounding (1/255 of a pixel's
