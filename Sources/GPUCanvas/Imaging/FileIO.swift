@@ -64,7 +64,7 @@ func writeFileContents(_ data: Data, toPath path: String) throws {
         case S_IFREG:
             break
         case S_IFDIR:
-            throw fail("it is a directory")
+            throw failErrno(EISDIR)
         default:
             try writeInPlace(data, to: target, fail: failErrno)
             return
@@ -161,7 +161,7 @@ enum FileReadFailure: Error, Equatable {
     var reason: String {
         switch self {
         case .notFound: "no such file"
-        case .isDirectory: "it is a directory"
+        case .isDirectory: readableReason(errno: EISDIR)
         case .tooLarge(let limit): "the file is larger than the limit of \(limit) bytes"
         case .unreadable(let reason): reason
         }
