@@ -162,7 +162,7 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         let lines = r.stdout.split(separator: "\n")
         XCTAssertEqual(lines.first, "Recording 30×20 pt, colorMode: nonLinear, opaque: false, 2 draws")
-        XCTAssertTrue(lines.count == 3 && lines[1].contains("[0] fill") && lines[2].contains("[1] stroke")
+        XCTAssertTrue(lines.count == 3 && lines[1].contains("[0] #0 fill") && lines[2].contains("[1] #1 stroke")
                       && lines[2].contains("opacity 0.5"), r.stdout)
     }
 

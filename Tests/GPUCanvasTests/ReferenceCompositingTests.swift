@@ -156,14 +156,14 @@ final class ReferenceCompositingTests: XCTestCase {
             }
         }
         let good = Path(CGRect(x: 1, y: 1, width: 2, height: 2))
-        expectError("draw #1: path point (nan") { ctx, _ in
+        expectError("draw #1: path element 1 (line(to: Foundation.CGPoint(x: nan") { ctx, _ in
             ctx.fill(good, with: .color(.red))
             var p = Path()
             p.move(to: CGPoint(x: 1, y: 1))
             p.addLine(to: CGPoint(x: CGFloat.nan, y: 4))
             ctx.fill(p, with: .color(.red))
         }
-        expectError("draw #0: path point") { ctx, _ in
+        expectError("draw #0: path element 1") { ctx, _ in
             ctx.fill(Path(CGRect(x: 0, y: 0, width: CGFloat.infinity, height: 2)), with: .color(.red))
         }
         expectError("draw #0: transform") { ctx, _ in
@@ -175,7 +175,7 @@ final class ReferenceCompositingTests: XCTestCase {
             ctx.fill(good, with: .color(.red))
             ctx.stroke(good, with: .color(.red), lineWidth: CGFloat.nan)
         }
-        expectError("draw #0: device coordinates overflow") { ctx, _ in
+        expectError("draw #0: the path overflows to infinity in device space") { ctx, _ in
             ctx.scaleBy(x: 1e300, y: 1e300)
             ctx.fill(Path(CGRect(x: 0, y: 0, width: 1e300, height: 1e300)), with: .color(.red))
         }

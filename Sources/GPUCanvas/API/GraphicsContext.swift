@@ -39,9 +39,18 @@ public struct GraphicsContext {
         set { state.blendMode = newValue }
     }
 
-    /// The bounding box of the clip region in the current user space; with no clip shapes, the canvas.
+    /// The bounding box of the intersection of all clip shapes, in the current user space; with no clip
+    /// shapes, the canvas. Inverse clips and masks do not shrink it (their region may reach anywhere).
+    ///
+    /// After `clip(to: Path(CGRect(x: 10, y: 10, width: 20, height: 20)))` then `translateBy(x: 10, y: 0)` →
+    /// (0, 10, 20, 20).
     public var clipBoundingRect: CGRect {
-        CGRect(origin: .zero, size: canvasSize).applying(transform.inverted())
+        var r = CGRect(origin: .zero, size: canvasSize)
+        for clip in state.clips {
+            if let b = clip.canvasBounds { r = r.intersection(b) }
+        }
+        if r.isNull { return .zero }
+        return r.applying(transform.inverted())
     }
 
     // MARK: Transforms (each pre-multiplies: the new operation happens in the current user space)
@@ -65,49 +74,68 @@ public struct GraphicsContext {
         record(.stroke(path, StrokeStyle(lineWidth: lineWidth)), shading)
     }
 
-    /// Binds a shading to this context's environment (colours need no binding, so it is returned as is).
-    public func resolve(_ shading: Shading) -> Shading { shading }
+    /// Binds a shading to this context's environment: `.foreground` becomes the environment's colour, a
+    /// palette its first level stays a palette. Gradients and colours need no binding.
+    public func resolve(_ shading: Shading) -> Shading {
+        switch shading.kind {
+        case .foreground: return .color(environment.foregroundColor)
+        case .palette(let levels): return .palette(levels.map { resolve($0) })
+        default: return shading
+        }
+    }
 
     private func record(_ geometry: DrawCommand.Geometry, _ shading: Shading) {
-        let paint = shading.paint(colorMode: colorMode, environment: environment)
-        layer.append(.draw(DrawCommand(geometry: geometry, transform: transform, paint: paint, state: state)))
+        guard let level = shading.levelZero else { return }  // an empty palette draws nothing
+        let paint: Paint
+        switch level.kind {
+        case .color(let c): paint = .solid(c.premultiplied(in: colorMode))
+        case .foreground: paint = .solid(environment.foregroundColor.premultiplied(in: colorMode))
+        case .gradient(let g): paint = .gradient(g)
+        case .style(let s): paint = .styleGradient(s)
+        case .palette: return  // `levelZero` is never a palette
+        }
+        layer.append(.draw(DrawCommand(geometry: geometry, transform: transform, paint: paint, state: state,
+                                        number: layer.counter.take())))
+    }
+
+    // MARK: Layers and clips
+
+    /// Draws `content` into a new transparent layer, then composites that layer once, as one draw, with this
+    /// context's opacity, blend mode and clip. The inner context keeps the transform and environment; its
+    /// opacity, blend mode and clips start fresh.
+    public func drawLayer(content: (inout GraphicsContext) throws -> Void) rethrows {
+        let recorder = LayerRecorder(counter: layer.counter)
+        var inner = GraphicsContext(layer: recorder, canvasSize: canvasSize, colorMode: colorMode, environment: environment)
+        inner.transform = transform
+        try content(&inner)
+        layer.append(.layer(LayerCommand(content: RecordedLayer(items: recorder.items), state: state)))
+    }
+
+    /// Intersects the clip with `path` (in the current user space) for later draws through this context.
+    /// `.inverse` keeps what lies outside the path; `style` gives the fill rule and anti-aliasing.
+    public mutating func clip(to path: Path, style: FillStyle = FillStyle(), options: ClipOptions = ClipOptions()) {
+        state.clips.append(.path(path, transform: transform, style: style, inverse: options.contains(.inverse)))
+    }
+
+    /// Intersects the clip with the alpha of what `content` draws (× `opacity`; `.inverse`: 1 − that). The
+    /// content's context keeps the transform and starts with no clip.
+    public mutating func clipToLayer(opacity: Double = 1, options: ClipOptions = ClipOptions(),
+                                     content: (inout GraphicsContext) throws -> Void) rethrows {
+        let recorder = LayerRecorder(counter: layer.counter)
+        var inner = GraphicsContext(layer: recorder, canvasSize: canvasSize, colorMode: colorMode, environment: environment)
+        inner.transform = transform
+        try content(&inner)
+        state.clips.append(.mask(RecordedLayer(items: recorder.items), opacity: opacity,
+                                 inverse: options.contains(.inverse)))
     }
 }
 
 extension GraphicsContext {
-    /// A colour or pattern to fill or stroke with.
-    public struct Shading: Sendable, CustomStringConvertible {
-        enum Kind: Sendable {
-            case color(Color)
-            case foreground
-        }
-        let kind: Kind
-
-        public static func color(_ color: Color) -> Shading { Shading(kind: .color(color)) }
-        public static func color(_ colorSpace: Color.RGBColorSpace = .sRGB, red: Double, green: Double,
-                                 blue: Double, opacity: Double = 1) -> Shading {
-            .color(Color(colorSpace, red: red, green: green, blue: blue, opacity: opacity))
-        }
-        public static func color(_ colorSpace: Color.RGBColorSpace = .sRGB, white: Double,
-                                 opacity: Double = 1) -> Shading {
-            .color(Color(colorSpace, white: white, opacity: opacity))
-        }
-        /// The environment's foreground style: `Color.primary` unless the environment says otherwise.
-        public static var foreground: Shading { Shading(kind: .foreground) }
-
-        func paint(colorMode: ColorRenderingMode, environment: EnvironmentValues) -> Paint {
-            switch kind {
-            case .color(let c): return .solid(c.premultiplied(in: colorMode))
-            case .foreground: return .solid(environment.foregroundColor.premultiplied(in: colorMode))
-            }
-        }
-
-        public var description: String {
-            switch kind {
-            case .color(let c): return ".color(\(c))"
-            case .foreground: return ".foreground"
-            }
-        }
+    /// Options of `clip(to:)` and `clipToLayer`: `.inverse` uses 1 − the clip's alpha.
+    public struct ClipOptions: OptionSet, Hashable, Sendable {
+        public let rawValue: UInt32
+        public init(rawValue: UInt32) { self.rawValue = rawValue }
+        public static var inverse: ClipOptions { ClipOptions(rawValue: 1) }
     }
 
     /// The 28 blend modes; raw values are CoreGraphics' `CGBlendMode` values.

@@ -221,12 +221,12 @@ struct UncheckedSendable<T>: @unchecked Sendable {
 }
 
 final class Planner {
-    /// Worker threads for CPU work (flattening, coverage): the machine's cores, at most 8.
+    /// Worker threads for CPU work (coverage): the machine's cores, at most 8.
     let workers = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
-    /// Below this many path elements (or coverage pixels) per frame, threads cost more than they save.
-    static let parallelThreshold = 4096
+    /// Below this many coverage pixels (÷ 8) per frame, threads cost more than they save.
+    static let parallelThreshold = Lowering.parallelThreshold
 
-    private var stores: [Polygons] = []
+    private let lowering = Lowering()
     private var prepared: [PreparedPath] = []
 
     /// Plans `recording` into `cb` (which is reset first).
@@ -235,11 +235,23 @@ final class Planner {
               into cb: inout CommandBuffer, timings: inout GLESFrameTimings,
               replay: ((CommandBuffer, inout GLESFrameTimings) throws -> Void)? = nil) throws {
         cb.reset()
-        guard recording.colorMode == .nonLinear else {
-            throw RenderError.unsupported("colorMode .\(recording.colorMode) on the GLES backend (only .nonLinear is drawn yet)")
-        }
         let t0 = DispatchTime.now().uptimeNanoseconds
-        try prepare(recording, target: target)
+        let lowered = try lowering.lower(recording, target: target)
+        let stores = lowered.stores
+        prepared.removeAll(keepingCapacity: true)
+        guard lowered.isSolidSourceOver else {
+            throw RenderError.gpu("internal: the GLES planner got a frame with clips, layers or paints it does not draw")
+        }
+        for op in lowered.ops {
+            guard case .draw(let d) = op, case .solid(let paint) = d.paint else { continue }
+            let o = d.opacity
+            let color = RGBA(r: paint.r * o, g: paint.g * o, b: paint.b * o, a: paint.a * o)
+            let s = d.shape
+            prepared.append(PreparedPath(drawIndex: d.number, store: s.store, contours: s.contours,
+                                         edgeCount: s.edgeCount, box: s.box, rule: s.rule,
+                                         antialiased: s.antialiased, color: color,
+                                         mayHaveInteriors: s.mayHaveInteriors))
+        }
         let t1 = DispatchTime.now().uptimeNanoseconds
         timings.geometry += Double(t1 - t0) / 1e9
 
@@ -281,176 +293,6 @@ final class Planner {
             guard (a.x == x0 || a.x == x1) && (a.y == y0 || a.y == y1) else { return false }
         }
         return Set(pts.map { "\($0.x),\($0.y)" }).count == 4
-    }
-
-    /// Narrower strokes are not searched for solid interiors: a stroke's interior is at most its width
-    /// across, and a band's interior pays only from `RasterAtlasStrategy.solidMinArea` (512) pixels, so
-    /// under ~16 px it never does, while looking for it costs the resolve and the band search (measured on
-    /// S2-strokes, widths 1–12: +15 % resolve and +50 % band-search samples for no solid at all).
-    static let solidStrokeWidth = 16.0
-
-    /// A stroked path element costs about ten filled ones to prepare (offsetting, joins, caps, dashes):
-    /// measured on S2-strokes, ~4.7 µs per element against ~0.5 µs per element of S1-fills' shapes. Counting
-    /// stroke elements as one kept S2's 3000 elements under `parallelThreshold`, on one core (14 ms).
-    static let strokeElementCost = 10
-
-    /// The work `prepare` does for a draw, in filled path elements.
-    static func prepareCost(_ d: DrawCommand) -> Int {
-        switch d.geometry {
-        case .fill: return d.path.elements.count
-        case .stroke: return d.path.elements.count * strokeElementCost
-        }
-    }
-
-    /// Validates and flattens every draw of the root layer into `prepared` (in draw order).
-    private func prepare(_ recording: Recording, target: RenderTarget) throws {
-        var draws: [(index: Int, command: DrawCommand)] = []
-        var totalCost = 0
-        for (i, item) in recording.root.items.enumerated() {
-            switch item {
-            case .draw(let d):
-                draws.append((i, d))
-                totalCost += Self.prepareCost(d)
-            }
-        }
-        let ranges = totalCost >= Self.parallelThreshold
-            ? balancedRanges(count: draws.count, parts: workers) { Self.prepareCost(draws[$0].command) }
-            : [0 ..< draws.count]
-        while stores.count < ranges.count { stores.append(Polygons()) }
-        if stores.count > ranges.count { stores.removeLast(stores.count - ranges.count) }
-        for i in stores.indices { stores[i].plannerClear() }
-
-        var results = [[PreparedPath]](repeating: [], count: ranges.count)
-        var errors = [(Int, RenderError)?](repeating: nil, count: ranges.count)
-        let device = target.deviceTransform
-        stores.withUnsafeMutableBufferPointer { storeBuffer in
-            results.withUnsafeMutableBufferPointer { resultBuffer in
-                errors.withUnsafeMutableBufferPointer { errorBuffer in
-                    let shared = UncheckedSendable((storeBuffer, resultBuffer, errorBuffer))
-                    parallelForEach(ranges.count) { w in
-                        let (s, r, e) = shared.value
-                        for k in ranges[w] {
-                            do {
-                                if let p = try Self.prepare(draws[k].command, index: draws[k].index, device: device,
-                                                            target: target, store: w, into: &s[w]) {
-                                    r[w].append(p)
-                                }
-                            } catch let error as RenderError {
-                                e[w] = (draws[k].index, error)
-                                return
-                            } catch {
-                                e[w] = (draws[k].index, .invalidGeometry("draw #\(draws[k].index): \(error)"))
-                                return
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        if let first = errors.compactMap({ $0 }).min(by: { $0.0 < $1.0 }) { throw first.1 }
-        prepared.removeAll(keepingCapacity: true)
-        for r in results { prepared.append(contentsOf: r) }
-    }
-
-    /// One draw → a prepared path (nil when it covers no pixel of the target).
-    private static func prepare(_ d: DrawCommand, index: Int, device: CGAffineTransform, target: RenderTarget,
-                                store: Int, into polys: inout Polygons) throws -> PreparedPath? {
-        guard d.state.blendMode == .normal else {
-            throw RenderError.unsupported("draw #\(index): blend mode \(d.state.blendMode) on the GLES backend (only .normal is drawn yet)")
-        }
-        let t = d.transform.concatenating(device)
-        guard [t.a, t.b, t.c, t.d, t.tx, t.ty].allSatisfy({ $0.isFinite }) else {
-            throw RenderError.invalidGeometry("draw #\(index): transform \(d.transform) is not finite")
-        }
-        guard d.state.opacity.isFinite else {
-            throw RenderError.invalidGeometry("draw #\(index): opacity \(d.state.opacity) is not finite")
-        }
-        for (k, e) in d.path.elements.enumerated() {
-            let finite: Bool
-            switch e {
-            case .move(let p), .line(let p): finite = p.x.isFinite && p.y.isFinite
-            case .quadCurve(let p, let c): finite = p.x.isFinite && p.y.isFinite && c.x.isFinite && c.y.isFinite
-            case .curve(let p, let c1, let c2):
-                finite = p.x.isFinite && p.y.isFinite && c1.x.isFinite && c1.y.isFinite && c2.x.isFinite && c2.y.isFinite
-            case .closeSubpath: finite = true
-            }
-            guard finite else { throw RenderError.invalidGeometry("draw #\(index): path element \(k) (\(e)) is not finite") }
-        }
-        let paint: RGBA
-        switch d.paint {
-        case .solid(let c): paint = c
-        }
-        let opacity = Float(min(max(d.state.opacity, 0), 1))
-        let color = RGBA(r: paint.r * opacity, g: paint.g * opacity, b: paint.b * opacity, a: paint.a * opacity)
-
-        let firstContour = polys.contourCount
-        let firstPoint = polys.points.count
-        let rule: CoverageRule
-        let antialiased: Bool
-        var mayHaveInteriors = true
-        switch d.geometry {
-        case .fill(let path, let style):
-            Flatten.fill(path, transform: t, into: &polys)
-            rule = style.isEOFilled ? .evenOdd : .nonZero
-            antialiased = style.isAntialiased
-        case .stroke(let path, let style):
-            guard style.lineWidth.isFinite, style.miterLimit.isFinite, style.dashPhase.isFinite,
-                  style.dash.allSatisfy({ $0.isFinite }) else {
-                throw RenderError.invalidGeometry("draw #\(index): stroke style \(style) has a non-finite number")
-            }
-            do {
-                polys.plannerAppend(try Stroker.outline(path, style: style, transform: t, visible: target.bounds))
-            } catch {
-                throw RenderError.invalidGeometry("draw #\(index): \(error)")
-            }
-            rule = .nonZero
-            antialiased = true
-            // The pen's device width where the transform squeezes it most.
-            mayHaveInteriors = style.lineWidth * t.minScale >= Self.solidStrokeWidth
-        }
-        // Bounds of this draw's points (the store's own bounds span all draws of the worker).
-        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-        polys.points.withUnsafeBufferPointer { pts in
-            for i in firstPoint ..< pts.count {
-                let p = pts[i]
-                minX = min(minX, p.x); maxX = max(maxX, p.x)
-                minY = min(minY, p.y); maxY = max(maxY, p.y)
-            }
-        }
-        guard polys.points.count > firstPoint else { return nil }
-        guard minX.isFinite, minY.isFinite, maxX.isFinite, maxY.isFinite else {
-            throw RenderError.invalidGeometry("draw #\(index): the path overflows to infinity in device space")
-        }
-        guard color.a > 0 || color.r != 0 || color.g != 0 || color.b != 0 else { return nil }
-        // Whole pixels the area can touch, clipped to the target.
-        let x0 = max(0, minX.rounded(.down)), y0 = max(0, minY.rounded(.down))
-        let x1 = min(Double(target.width), maxX.rounded(.up)), y1 = min(Double(target.height), maxY.rounded(.up))
-        guard x1 > x0, y1 > y0 else { return nil }
-        let box = PixelRect(x: Int(x0), y: Int(y0), width: Int(x1) - Int(x0), height: Int(y1) - Int(y0))
-        return PreparedPath(drawIndex: index, store: store, contours: firstContour ..< polys.contourCount,
-                            edgeCount: polys.points.count - firstPoint, box: box, rule: rule,
-                            antialiased: antialiased, color: color, mayHaveInteriors: mayHaveInteriors)
-    }
-}
-
-// Kept file-private (and oddly named) so they cannot collide with what the geometry work adds to `Polygons`.
-extension Polygons {
-    /// Empties the polygons, keeping capacity.
-    fileprivate mutating func plannerClear() {
-        points.removeAll(keepingCapacity: true)
-        contourStarts.removeAll(keepingCapacity: true)
-        minX = .infinity; minY = .infinity; maxX = -.infinity; maxY = -.infinity
-    }
-
-    /// Appends another polygon set's contours.
-    fileprivate mutating func plannerAppend(_ other: Polygons) {
-        let base = points.count
-        for s in other.contourStarts { contourStarts.append(base + s) }
-        points.append(contentsOf: other.points)
-        if other.minX < minX { minX = other.minX }
-        if other.minY < minY { minY = other.minY }
-        if other.maxX > maxX { maxX = other.maxX }
-        if other.maxY > maxY { maxY = other.maxY }
     }
 }
 

@@ -1,13 +1,13 @@
 // The recording: an immutable display list that both backends render.
 //
 // A `GraphicsContext` appends to it; the scene loader builds one by replaying a scene's commands against a
-// context; the GLES planner and the reference renderer walk it. Everything in it is resolved: colours are
-// premultiplied in the working space, each draw carries the full state it was issued under. Paths stay in
+// context; the GLES planner and the reference renderer walk it. Solid colours are premultiplied in the working
+// space at record time (gradients keep their `Color`s until lowering), each draw carries the full state it was issued under. Paths stay in
 // user space with their transform, so each backend flattens at its own device scale.
 //
-// Room for later features: `Paint` grows gradient and image cases, `RecordedItem` grows clip-layer and
-// filter-layer items, `DrawState` carries clips and filters. A backend that meets a case it cannot draw yet
-// throws `RenderError.unsupported` rather than drawing something else.
+// It is a tree: a layer is an ordered list of draws and child layers (`drawLayer`); a draw's or layer's
+// state carries its clip stack, whose `clipToLayer` masks hold layers of their own. Nothing here is
+// validated: the lowering stage (`Lowering/`) decides, once for both backends, what can be drawn.
 
 /// A complete recording of one canvas frame.
 public struct Recording: Sendable, Equatable, CustomStringConvertible {
@@ -16,10 +16,10 @@ public struct Recording: Sendable, Equatable, CustomStringConvertible {
     public var colorMode: ColorRenderingMode
     public var isOpaque: Bool
     /// The canvas's own layer.
-    public var root: RecordedLayer
+    var root: RecordedLayer
 
-    public init(size: CGSize, colorMode: ColorRenderingMode = .nonLinear, isOpaque: Bool = false,
-                root: RecordedLayer = RecordedLayer()) {
+    init(size: CGSize, colorMode: ColorRenderingMode = .nonLinear, isOpaque: Bool = false,
+         root: RecordedLayer = RecordedLayer()) {
         self.size = size
         self.colorMode = colorMode
         self.isOpaque = isOpaque
@@ -35,64 +35,127 @@ public struct Recording: Sendable, Equatable, CustomStringConvertible {
         self.init(size: size, colorMode: colorMode, isOpaque: isOpaque, root: RecordedLayer(items: layer.items))
     }
 
-    /// Number of draws, counting those inside nested layers.
-    public var drawCount: Int { root.drawCount }
+    /// Number of draws, counting those inside layers and clip masks.
+    public var drawCount: Int {
+        var numbers = Set<Int>()
+        root.collectDrawNumbers(into: &numbers)
+        return numbers.count
+    }
 }
 
 /// An ordered list of items composited into one target.
-public struct RecordedLayer: Sendable, Equatable {
-    public internal(set) var items: [RecordedItem]
-    public init() { items = [] }
+struct RecordedLayer: Sendable, Equatable {
+    var items: [RecordedItem]
+    init() { items = [] }
     init(items: [RecordedItem]) { self.items = items }
 
-    var drawCount: Int {
-        items.reduce(0) { n, item in
+    /// Adds the numbers of the draws in this layer and in every layer and mask inside it.
+    func collectDrawNumbers(into numbers: inout Set<Int>) {
+        for item in items {
             switch item {
-            case .draw: return n + 1
+            case .draw(let d):
+                numbers.insert(d.number)
+                d.state.collectMaskDrawNumbers(into: &numbers)
+            case .layer(let l):
+                l.content.collectDrawNumbers(into: &numbers)
+                l.state.collectMaskDrawNumbers(into: &numbers)
             }
         }
     }
 }
 
 /// One entry of a layer.
-public enum RecordedItem: Sendable, Equatable {
+enum RecordedItem: Sendable, Equatable {
     case draw(DrawCommand)
+    /// `drawLayer`: a group drawn into its own transparent layer, composited once with `state`.
+    case layer(LayerCommand)
 }
 
 /// A fill or a stroke of a path with a paint, under the state it was issued with.
-public struct DrawCommand: Sendable, Equatable {
-    public enum Geometry: Sendable, Equatable {
+struct DrawCommand: Sendable, Equatable {
+    enum Geometry: Sendable, Equatable {
         case fill(Path, FillStyle)
         case stroke(Path, StrokeStyle)
+
+        var path: Path {
+            switch self {
+            case .fill(let p, _), .stroke(let p, _): return p
+            }
+        }
     }
-    public var geometry: Geometry
+    var geometry: Geometry
     /// User space → canvas points.
-    public var transform: CGAffineTransform
-    public var paint: Paint
-    public var state: DrawState
+    var transform: CGAffineTransform
+    var paint: Paint
+    var state: DrawState
+    /// The draw's number in the order the renderer closure issued it (0 first), `drawLayer` and `clipToLayer`
+    /// contents included: errors name draws by it (`draw #3: …`).
+    var number: Int
 
     /// The path as given, whatever the geometry.
-    public var path: Path {
-        switch geometry {
-        case .fill(let p, _), .stroke(let p, _): return p
+    var path: Path { geometry.path }
+}
+
+/// A `drawLayer` group: its content and the state it is composited with into its parent.
+struct LayerCommand: Sendable, Equatable {
+    var content: RecordedLayer
+    var state: DrawState
+}
+
+/// What is painted where the geometry covers.
+enum Paint: Sendable, Equatable {
+    /// A premultiplied colour in the working space.
+    case solid(RGBA)
+    /// A gradient with its colours as given; the lowering resolves them in the working space.
+    case gradient(GradientShading)
+    /// A `.style(…)` gradient whose UnitPoints the lowering maps onto the drawn path's bounding rect.
+    case styleGradient(UnitGradient)
+}
+
+/// The compositing state a draw or layer was issued under.
+struct DrawState: Sendable, Equatable {
+    var opacity: Double = 1
+    var blendMode: GraphicsContext.BlendMode = .normal
+    /// Clip shapes and masks in the order they were added; the clip region is their intersection.
+    var clips: [RecordedClip] = []
+
+    /// Adds the numbers of the draws inside the clip masks.
+    func collectMaskDrawNumbers(into numbers: inout Set<Int>) {
+        for c in clips {
+            if case .mask(let l, _, _) = c { l.collectDrawNumbers(into: &numbers) }
         }
     }
 }
 
-/// What is painted where the geometry covers.
-public enum Paint: Sendable, Equatable {
-    /// A premultiplied colour in the working space.
-    case solid(RGBA)
-}
+/// One clip of a context's clip stack.
+enum RecordedClip: Sendable, Equatable {
+    /// `clip(to:style:options:)`: the path's coverage (1 − it when `inverse`), under the transform in force.
+    case path(Path, transform: CGAffineTransform, style: FillStyle, inverse: Bool)
+    /// `clipToLayer`: the alpha of what the content draws × `opacity` (1 − that when `inverse`).
+    case mask(RecordedLayer, opacity: Double, inverse: Bool)
 
-/// The compositing state a draw was issued under.
-public struct DrawState: Sendable, Equatable {
-    public var opacity: Double = 1
-    public var blendMode: GraphicsContext.BlendMode = .normal
+    /// The canvas-space box outside which this clip is zero; nil when it can reach anywhere (inverse clips,
+    /// non-finite geometry; masks, whose content the lowering bounds instead).
+    var canvasBounds: CGRect? {
+        guard case .path(let path, let t, _, false) = self else { return nil }
+        let b = path.boundingRect
+        if b.isNull { return .zero }
+        let r = b.applying(t)
+        return r.minX.isFinite && r.minY.isFinite && r.maxX.isFinite && r.maxY.isFinite ? r : nil
+    }
 }
 
 /// The reference-typed sink that the copies of one context share.
 final class LayerRecorder {
     var items: [RecordedItem] = []
+    /// Numbers draws across the recorders of one canvas (nested layers and masks share the root's counter).
+    let counter: DrawCounter
+    init(counter: DrawCounter = DrawCounter()) { self.counter = counter }
     func append(_ item: RecordedItem) { items.append(item) }
+}
+
+/// The next draw number of a canvas.
+final class DrawCounter {
+    private(set) var next = 0
+    func take() -> Int { defer { next += 1 }; return next }
 }

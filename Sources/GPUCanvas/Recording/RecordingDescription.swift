@@ -18,7 +18,33 @@ extension RecordedLayer {
     func describe(indent: String, into lines: inout [String]) {
         for (i, item) in items.enumerated() {
             switch item {
-            case .draw(let d): lines.append("\(indent)[\(i)] \(d)")
+            case .draw(let d):
+                lines.append("\(indent)[\(i)] #\(d.number) \(d)")
+                describe(d.state, indent: indent + "    ", into: &lines)
+            case .layer(let l):
+                var s = "\(indent)[\(i)] layer"
+                if l.state.opacity != 1 { s += " opacity \(fmt(CGFloat(l.state.opacity)))" }
+                if l.state.blendMode != .normal { s += " blend \(l.state.blendMode)" }
+                lines.append(s)
+                describe(l.state, indent: indent + "    ", into: &lines)
+                l.content.describe(indent: indent + "  ", into: &lines)
+            }
+        }
+    }
+
+    /// One line per clip of the state, masks with their content.
+    private func describe(_ state: DrawState, indent: String, into lines: inout [String]) {
+        for (k, clip) in state.clips.enumerated() {
+            switch clip {
+            case .path(let p, let t, let style, let inverse):
+                var s = "\(indent)clip \(k + 1): \(DrawCommand.pathText(p))"
+                if style != FillStyle() { s += " \(style)" }
+                if inverse { s += " inverse" }
+                if !t.isIdentity { s += " transform \(t)" }
+                lines.append(s)
+            case .mask(let layer, let opacity, let inverse):
+                lines.append("\(indent)clip \(k + 1): mask opacity \(fmt(CGFloat(opacity)))\(inverse ? " inverse" : "")")
+                layer.describe(indent: indent + "  ", into: &lines)
             }
         }
     }
@@ -54,9 +80,11 @@ extension DrawCommand: CustomStringConvertible {
 }
 
 extension Paint: CustomStringConvertible {
-    public var description: String {
+    var description: String {
         switch self {
         case .solid(let c): return c.description
+        case .gradient(let g): return g.description
+        case .styleGradient(let g): return ".style(\(g))"
         }
     }
 }

@@ -35,6 +35,30 @@ enum ReferenceCompositor {
         }
     }
 
+    /// Blends `source` (premultiplied) with `mode` into pixel (x, y) of `surface` where the shape covers
+    /// `coverage`: result = dst + coverage · (blend(source, dst) − dst), stored with one rounding.
+    ///
+    /// `.normal`, source (1, 0, 0, 1), coverage 0.5 over (0, 0, 255, 255) → (128, 0, 128, 255).
+    static func blend(_ mode: GraphicsContext.BlendMode, source s: SIMD4<Float>, coverage c: Float,
+                      into surface: inout ReferenceSurface, x: Int, y: Int) {
+        let o = surface.offset(x: x, y: y)
+        let unit = byteToUnit
+        let d = SIMD4(unit[Int(surface.pixels[o])], unit[Int(surface.pixels[o + 1])], unit[Int(surface.pixels[o + 2])],
+                      unit[Int(surface.pixels[o + 3])])
+        let r: SIMD4<Float>
+        if mode == .normal {
+            // dst + c·(s + d·(1 − sa) − d), in the order an RGBA8 framebuffer computes src·c + dst·(1 − c·sa).
+            let k = s * c
+            r = k + d * (1 - k.w)
+        } else {
+            preconditionFailure("the lowering rejects blend mode \(mode) until both backends draw it")
+        }
+        surface.pixels[o] = store(r.x)
+        surface.pixels[o + 1] = store(r.y)
+        surface.pixels[o + 2] = store(r.z)
+        surface.pixels[o + 3] = store(r.w)
+    }
+
     /// byte / 255 for every byte: the destination as an RGBA8 framebuffer reads it back.
     private static let byteToUnit: [Float] = (0 ... 255).map { Float($0) / 255 }
 

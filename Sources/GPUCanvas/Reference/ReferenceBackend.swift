@@ -1,15 +1,19 @@
 // The CPU reference renderer: written to be obviously right, and independent of the GL path.
 //
-// For each draw, in order: the path becomes device-space polygons (`Flatten.fill` for fills,
-// `Stroker.outline` for strokes, under `draw.transform` then the target's scale); `CellRasterizer` turns them
-// into exact-area coverage (or `CentreSampler` into 0/1 centre samples for `antialiased: false`);
-// `ReferenceCompositor` blends paint × coverage × opacity source-over into the RGBA8 target with one rounding
-// per draw, as an RGBA8 framebuffer does. The whole recording is validated before any pixel is touched, so
-// a bad draw fails the frame with an error that names it instead of leaving a half-drawn image.
+// It draws a `LoweredFrame` (the shared lowering stage has validated the recording, resolved the paints and
+// put every draw's and clip's contours in device space). For each op, in order:
+// - `draw`: the shape's contours become exact-area coverage (`CellRasterizer`) or 0/1 centre samples
+//   (`CentreSampler`, `antialiased: false`), row by row; each row span goes through the pipeline
+//   coverage × clip mask → shade (the paint's premultiplied colour per pixel) → blend into the current layer;
+// - `pushLayer`: a new transparent layer over the op's box;
+// - `popLayer`: the layer's pixels are the source of one more blend into its parent, × opacity × clip, over
+//   the composite's box.
+// Clip masks are float coverage over the clip's box, the product of their entries (paths rasterized here,
+// `clipToLayer` contents rendered here into a layer of their own and read as alpha), made once per frame.
 //
-// Only what the recording model holds today is drawn: solid paint, `.normal` blending, the `.nonLinear`
-// colour mode (8-bit sRGB-encoded storage). Anything else throws `RenderError.unsupported`, never a
-// substitute picture.
+// Storage mirrors what the GPU stores: an RGBA8 premultiplied frame and RGBA8 layers in the `.nonLinear`
+// colour mode, each blend computed in Float from the stored bytes and rounded once to 8 bits
+// (`ReferenceCompositor`).
 
 /// The CPU reference renderer.
 ///
@@ -21,115 +25,208 @@
 /// ```
 final class ReferenceBackend: RenderBackend {
     var name: String { "reference (CPU)" }
+    private let lowering = Lowering()
 
     func render(_ recording: Recording, target: RenderTarget) throws -> RasterImage {
-        guard recording.colorMode == .nonLinear else {
-            throw RenderError.unsupported("colorMode .\(recording.colorMode) on the reference backend")
-        }
-        let draws = try Self.validatedDraws(recording.root)
+        let frame = try lowering.lower(recording, target: target)
+        var renderer = ReferenceFrameRenderer(frame: frame)
+        return renderer.run()
+    }
+}
 
-        let w = target.width, h = target.height
-        var pixels = [UInt8](repeating: 0, count: w * h * 4)
-        if recording.isOpaque {
-            // Opaque canvases start from opaque black.
+/// A premultiplied RGBA8 pixel grid over `box` (device pixels): the frame or a layer.
+struct ReferenceSurface {
+    let box: PixelRect
+    var pixels: [UInt8]
+
+    init(box: PixelRect, opaqueBlack: Bool = false) {
+        self.box = box
+        pixels = [UInt8](repeating: 0, count: box.width * box.height * 4)
+        if opaqueBlack {
             for i in Swift.stride(from: 3, to: pixels.count, by: 4) { pixels[i] = 255 }
         }
-        var cells = CellRasterizer(width: w, height: h)
-        var centres = CentreSampler(width: w, height: h)
+    }
 
-        try pixels.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            for (index, draw) in draws {
-                let device = draw.transform.concatenating(target.deviceTransform)
-                let polys: Polygons
-                var rule = CellRasterizer.Rule.nonZero
-                var antialiased = true
-                switch draw.geometry {
-                case .fill(let path, let style):
-                    polys = Flatten.fill(path, transform: device)
-                    rule = style.isEOFilled ? .evenOdd : .nonZero
-                    antialiased = style.isAntialiased
-                case .stroke(let path, let style):
-                    do {
-                        polys = try Stroker.outline(path, style: style, transform: device, visible: target.bounds)
-                    } catch {
-                        throw RenderError.invalidGeometry("draw #\(index): \(error)")
+    /// Byte offset of device pixel (x, y), which must lie in `box`.
+    @inline(__always)
+    func offset(x: Int, y: Int) -> Int { ((y - box.y) * box.width + (x - box.x)) * 4 }
+
+    /// The premultiplied colour at device pixel (x, y); transparent outside `box`.
+    func color(x: Int, y: Int) -> SIMD4<Float> {
+        guard x >= box.x, y >= box.y, x < box.x + box.width, y < box.y + box.height else { return .zero }
+        let o = offset(x: x, y: y)
+        return SIMD4(Float(pixels[o]), Float(pixels[o + 1]), Float(pixels[o + 2]), Float(pixels[o + 3])) / 255
+    }
+}
+
+/// Runs one lowered frame.
+struct ReferenceFrameRenderer {
+    let frame: LoweredFrame
+    private var cells: CellRasterizer
+    private var centres: CentreSampler
+    /// Clip masks made so far, by clip index: coverage 0…1 over the clip's box.
+    private var masks: [Int: (box: PixelRect, values: [Float])] = [:]
+
+    init(frame: LoweredFrame) {
+        self.frame = frame
+        cells = CellRasterizer(width: frame.target.width, height: frame.target.height)
+        centres = CentreSampler(width: frame.target.width, height: frame.target.height)
+    }
+
+    mutating func run() -> RasterImage {
+        var surface = ReferenceSurface(box: frame.target.pixelRect, opaqueBlack: frame.isOpaque)
+        execute(frame.ops, into: &surface)
+        if frame.isOpaque {
+            // The output of an opaque canvas has no alpha: every pixel is opaque whatever was drawn.
+            for i in Swift.stride(from: 3, to: surface.pixels.count, by: 4) { surface.pixels[i] = 255 }
+        }
+        return RasterImage(width: frame.target.width, height: frame.target.height, pixels: surface.pixels)
+    }
+
+    /// Executes `ops` into `base`; nested layers are pushed and popped on a local stack.
+    private mutating func execute(_ ops: [LoweredOp], into base: inout ReferenceSurface) {
+        var stack: [ReferenceSurface] = []
+        for op in ops {
+            switch op {
+            case .draw(let d):
+                if stack.isEmpty { draw(d, into: &base) } else { draw(d, into: &stack[stack.count - 1]) }
+            case .pushLayer(let box):
+                stack.append(ReferenceSurface(box: box))
+            case .popLayer(let c):
+                let layer = stack.removeLast()
+                if stack.isEmpty { composite(layer, c, into: &base) } else { composite(layer, c, into: &stack[stack.count - 1]) }
+            }
+        }
+    }
+
+    // MARK: Draws
+
+    private mutating func draw(_ d: LoweredDraw, into surface: inout ReferenceSurface) {
+        let polys = frame.stores[d.shape.store].subset(contours: d.shape.contours)
+        let rule: CellRasterizer.Rule = d.shape.rule == .evenOdd ? .evenOdd : .nonZero
+        let mask = d.clip.map { clipMask($0) }
+        let box = d.box
+        let opacity = d.opacity
+        let blend = d.blend
+        let paint = d.paint
+        // Rows of coverage arrive for the shape's box; only `box` (∩ the clip's box) can change.
+        var rowCoverage = [Float](repeating: 0, count: box.width)
+        let targetRect = frame.target.pixelRect
+        let body = { (y: Int, x0: Int, coverage: UnsafeBufferPointer<Float>, surface: inout ReferenceSurface) in
+            guard y >= box.y, y < box.y + box.height else { return }
+            let lo = max(x0, box.x), hi = min(x0 + coverage.count, box.x + box.width)
+            guard hi > lo else { return }
+            if mask == nil, blend == .normal, case .solid(let c) = paint, surface.box == targetRect {
+                // The common case: source-over of a colour, straight from the coverage row.
+                surface.pixels.withUnsafeMutableBufferPointer { px in
+                    ReferenceCompositor.sourceOver(row: y, x0: lo, coverage: UnsafeBufferPointer(rebasing: coverage[(lo - x0) ..< (hi - x0)]),
+                                                   paint: c, opacity: opacity, width: surface.box.width,
+                                                   pixels: px.baseAddress!)
+                }
+                return
+            }
+            for x in lo ..< hi {
+                var c = coverage[x - x0] * opacity
+                if let mask { c *= mask.values[(y - mask.box.y) * mask.box.width + (x - mask.box.x)] }
+                rowCoverage[x - box.x] = c
+            }
+            for x in lo ..< hi {
+                let c = rowCoverage[x - box.x]
+                guard c > 0 else { continue }
+                let src = Self.shade(paint, x: x, y: y)
+                ReferenceCompositor.blend(blend, source: src, coverage: c, into: &surface, x: x, y: y)
+            }
+        }
+        if d.shape.antialiased {
+            cells.rasterize(polys, rule: rule) { y, x0, cov in body(y, x0, cov, &surface) }
+        } else {
+            centres.rasterize(polys, rule: rule) { y, x0, cov in body(y, x0, cov, &surface) }
+        }
+    }
+
+    /// The paint's premultiplied colour at the centre of pixel (x, y).
+    @inline(__always)
+    static func shade(_ paint: LoweredPaint, x: Int, y: Int) -> SIMD4<Float> {
+        switch paint {
+        case .solid(let c): return SIMD4(c.r, c.g, c.b, c.a)
+        }
+    }
+
+    // MARK: Layers
+
+    private mutating func composite(_ layer: ReferenceSurface, _ c: LayerComposite, into surface: inout ReferenceSurface) {
+        let mask = c.clip.map { clipMask($0) }
+        let box = c.box
+        for y in box.y ..< box.y + box.height {
+            for x in box.x ..< box.x + box.width {
+                // The layer is the source over the whole composite box (transparent outside the layer's own
+                // box), scaled by opacity; the clip is coverage.
+                let cov = mask.map { $0.values[(y - $0.box.y) * $0.box.width + (x - $0.box.x)] } ?? 1
+                guard cov > 0 else { continue }
+                let src = layer.color(x: x, y: y) * c.opacity
+                ReferenceCompositor.blend(c.blend, source: src, coverage: cov, into: &surface, x: x, y: y)
+            }
+        }
+    }
+
+    // MARK: Clips
+
+    /// The coverage of clip `index` over its box, made on first use.
+    private mutating func clipMask(_ index: Int) -> (box: PixelRect, values: [Float]) {
+        if let m = masks[index] { return m }
+        let clip = frame.clips[index]
+        guard let box = clip.box else {
+            let m = (PixelRect(x: 0, y: 0, width: 1, height: 1), [Float(0)])
+            masks[index] = m
+            return m
+        }
+        var values = [Float](repeating: 1, count: box.width * box.height)
+        for entry in clip.entries {
+            var entryValues = [Float](repeating: 0, count: box.width * box.height)
+            let inverse: Bool
+            switch entry {
+            case .shape(let shape, let inv):
+                inverse = inv
+                if let shape {
+                    let polys = frame.stores[shape.store].subset(contours: shape.contours)
+                    let rule: CellRasterizer.Rule = shape.rule == .evenOdd ? .evenOdd : .nonZero
+                    let write = { (y: Int, x0: Int, cov: UnsafeBufferPointer<Float>) in
+                        guard y >= box.y, y < box.y + box.height else { return }
+                        for i in 0 ..< cov.count {
+                            let x = x0 + i
+                            guard x >= box.x, x < box.x + box.width else { continue }
+                            entryValues[(y - box.y) * box.width + (x - box.x)] = cov[i]
+                        }
+                    }
+                    if shape.antialiased { cells.rasterize(polys, rule: rule, write) } else { centres.rasterize(polys, rule: rule, write) }
+                }
+            case .mask(let ops, let contentBox, let opacity, let inv):
+                inverse = inv
+                if let contentBox {
+                    var layer = ReferenceSurface(box: contentBox)
+                    execute(ops, into: &layer)
+                    for y in box.y ..< box.y + box.height {
+                        for x in box.x ..< box.x + box.width {
+                            entryValues[(y - box.y) * box.width + (x - box.x)] = layer.color(x: x, y: y).w * opacity
+                        }
                     }
                 }
-                // Finite inputs can still overflow under the transform (10³⁰⁰ × 10¹⁰).
-                guard polys.points.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else {
-                    throw RenderError.invalidGeometry(
-                        "draw #\(index): device coordinates overflow to infinity under the transform")
-                }
-                let paint: RGBA
-                switch draw.paint {
-                case .solid(let c): paint = c
-                }
-                let opacity = Float(min(max(draw.state.opacity, 0), 1))
-                let blend = { (y: Int, x0: Int, coverage: UnsafeBufferPointer<Float>) in
-                    ReferenceCompositor.sourceOver(row: y, x0: x0, coverage: coverage, paint: paint,
-                                                   opacity: opacity, width: w, pixels: base)
-                }
-                if antialiased {
-                    cells.rasterize(polys, rule: rule, blend)
-                } else {
-                    centres.rasterize(polys, rule: rule, blend)
-                }
             }
+            for i in values.indices { values[i] *= inverse ? 1 - entryValues[i] : entryValues[i] }
         }
-        if recording.isOpaque {
-            // The output of an opaque canvas has no alpha: every pixel is opaque whatever was drawn.
-            for i in Swift.stride(from: 3, to: pixels.count, by: 4) { pixels[i] = 255 }
-        }
-        return RasterImage(width: w, height: h, pixels: pixels)
+        masks[index] = (box, values)
+        return (box, values)
     }
+}
 
-    /// Every draw of `layer` in drawing order with its index (as `Recording.description` numbers them),
-    /// after checking that each can be drawn.
-    static func validatedDraws(_ layer: RecordedLayer) throws -> [(index: Int, draw: DrawCommand)] {
-        var draws: [(Int, DrawCommand)] = []
-        for (index, item) in layer.items.enumerated() {
-            switch item {
-            case .draw(let d):
-                try validate(d, index: index)
-                draws.append((index, d))
-            }
+extension Polygons {
+    /// A copy of contours `range`.
+    func subset(contours range: Range<Int>) -> Polygons {
+        var p = Polygons()
+        for c in range {
+            p.beginContour()
+            for i in contourRange(c) { p.append(points[i]) }
         }
-        return draws
-    }
-
-    /// Throws for a draw with non-finite geometry, transform, stroke numbers, opacity or paint, or one that
-    /// uses something this backend does not draw.
-    ///
-    /// A path with a NaN point at index 3 → `invalidGeometry("draw #3: path point (nan, 0) is not finite")`.
-    static func validate(_ d: DrawCommand, index: Int) throws {
-        func bad(_ what: String) -> RenderError { .invalidGeometry("draw #\(index): \(what)") }
-        guard d.state.blendMode == .normal else {
-            throw RenderError.unsupported("blend mode \(d.state.blendMode) (draw #\(index))")
-        }
-        guard d.transform.isFinite else { throw bad("transform \(d.transform) is not finite") }
-        guard !d.state.opacity.isNaN else { throw bad("opacity is NaN") }
-        switch d.paint {
-        case .solid(let c):
-            guard c.r.isFinite, c.g.isFinite, c.b.isFinite, c.a.isFinite else { throw bad("paint \(c) is not finite") }
-        }
-        if case .stroke(_, let style) = d.geometry {
-            guard style.lineWidth.isFinite else { throw bad("line width \(style.lineWidth) is not finite") }
-            guard style.miterLimit.isFinite else { throw bad("miter limit \(style.miterLimit) is not finite") }
-            guard style.dashPhase.isFinite, style.dash.allSatisfy(\.isFinite) else {
-                throw bad("dash \(style.dash) phase \(style.dashPhase) is not finite")
-            }
-        }
-        func check(_ p: CGPoint) throws {
-            guard p.x.isFinite && p.y.isFinite else { throw bad("path point (\(p.x), \(p.y)) is not finite") }
-        }
-        for element in d.path.elements {
-            switch element {
-            case .move(let p), .line(let p): try check(p)
-            case .quadCurve(let p, let c): try check(p); try check(c)
-            case .curve(let p, let c1, let c2): try check(p); try check(c1); try check(c2)
-            case .closeSubpath: break
-            }
-        }
+        return p
     }
 }

@@ -33,16 +33,8 @@ extension Recording {
         out += "  \"colorMode\": \"\(colorModeName(colorMode))\",\n"
         out += "  \"opaque\": \(isOpaque),\n"
         out += "  \"commands\": ["
-        var first = true
-        for item in root.items {
-            switch item {
-            case .draw(let d):
-                out += first ? "\n    " : ",\n    "
-                first = false
-                out += encode(d, mode: colorMode)
-            }
-        }
-        out += first ? "]\n}\n" : "\n  ]\n}\n"
+        let items = encode(root, mode: colorMode)
+        out += items.isEmpty ? "]\n}\n" : "\n    " + items.joined(separator: ",\n    ") + "\n  ]\n}\n"
         return out
     }
 }
@@ -53,6 +45,53 @@ private func colorModeName(_ m: ColorRenderingMode) -> String {
     case .linear: return "linear"
     case .extendedLinear: return "extendedLinear"
     }
+}
+
+/// One command per item of `layer`.
+private func encode(_ layer: RecordedLayer, mode: ColorRenderingMode) -> [String] {
+    layer.items.map { item in
+        switch item {
+        case .draw(let d): return encode(d, mode: mode)
+        case .layer(let l):
+            let inner = "{\"op\": \"layer\", \"commands\": [" + encode(l.content, mode: mode).joined(separator: ", ") + "]}"
+            return scoped(inner, transform: .identity, state: l.state, mode: mode)
+        }
+    }
+}
+
+/// `command` inside a `copy` scope that sets up `state` (clips, opacity, blend mode) and `transform`; the
+/// command alone when the state is the default.
+private func scoped(_ command: String, transform: CGAffineTransform, state: DrawState, mode: ColorRenderingMode) -> String {
+    var ops: [String] = []
+    for clip in state.clips {
+        switch clip {
+        case .path(let path, let t, let style, let inverse):
+            ops.append(transformOp(t))
+            var c = "{\"op\": \"clip\", \"path\": \(encode(path))"
+            if style.isEOFilled { c += ", \"eoFill\": true" }
+            if !style.isAntialiased { c += ", \"antialiased\": false" }
+            if inverse { c += ", \"inverse\": true" }
+            ops.append(c + "}")
+        case .mask(let layer, let opacity, let inverse):
+            var c = "{\"op\": \"clipToLayer\""
+            if opacity != 1 { c += ", \"opacity\": \(jsonNumber(opacity))" }
+            if inverse { c += ", \"inverse\": true" }
+            ops.append(c + ", \"commands\": [" + encode(layer, mode: mode).joined(separator: ", ") + "]}")
+        }
+    }
+    if !transform.isIdentity || !ops.isEmpty { ops.append(transformOp(transform)) }
+    if state.opacity != 1 { ops.append("{\"op\": \"opacity\", \"value\": \(jsonNumber(state.opacity))}") }
+    if state.blendMode != .normal {
+        // `description` is ".name" for the 28 named modes.
+        let name = String(state.blendMode.description.dropFirst())
+        ops.append("{\"op\": \"blendMode\", \"value\": \(jsonQuoted(name))}")
+    }
+    if ops.isEmpty { return command }
+    return "{\"op\": \"copy\", \"commands\": [" + (ops + [command]).joined(separator: ", ") + "]}"
+}
+
+private func transformOp(_ t: CGAffineTransform) -> String {
+    "{\"op\": \"transform\", \"value\": [" + [t.a, t.b, t.c, t.d, t.tx, t.ty].map(jsonNumber).joined(separator: ", ") + "]}"
 }
 
 private func encode(_ d: DrawCommand, mode: ColorRenderingMode) -> String {
@@ -74,21 +113,7 @@ private func encode(_ d: DrawCommand, mode: ColorRenderingMode) -> String {
         if style.dashPhase != 0 { draw += ", \"dashPhase\": \(jsonNumber(style.dashPhase))" }
     }
     draw += "}"
-
-    var state: [String] = []
-    if !d.transform.isIdentity {
-        let t = d.transform
-        state.append("{\"op\": \"transform\", \"value\": ["
-                     + [t.a, t.b, t.c, t.d, t.tx, t.ty].map(jsonNumber).joined(separator: ", ") + "]}")
-    }
-    if d.state.opacity != 1 { state.append("{\"op\": \"opacity\", \"value\": \(jsonNumber(d.state.opacity))}") }
-    if d.state.blendMode != .normal {
-        // `description` is ".name" for the 28 named modes.
-        let name = String(d.state.blendMode.description.dropFirst())
-        state.append("{\"op\": \"blendMode\", \"value\": \(jsonQuoted(name))}")
-    }
-    if state.isEmpty { return draw }
-    return "{\"op\": \"copy\", \"commands\": [" + (state + [draw]).joined(separator: ", ") + "]}"
+    return scoped(draw, transform: d.transform, state: d.state, mode: mode)
 }
 
 private func encode(_ path: Path) -> String {
@@ -123,7 +148,74 @@ private func encode(_ paint: Paint, mode: ColorRenderingMode) -> String {
         }
         let name = space == .sRGB ? "sRGB" : "sRGBLinear"
         return "{\"color\": {\"space\": \"\(name)\", \"rgba\": [" + rgba.map(jsonNumber).joined(separator: ", ") + "]}}"
+    case .gradient(let g):
+        return encode(g)
+    case .styleGradient(let g):
+        return encode(g)
     }
+}
+
+/// A colour as recorded: `{"space": "sRGB", "rgba": [r, g, b, a]}` in its own colour space.
+private func encode(_ c: Color) -> String {
+    let name: String
+    switch c.space {
+    case .sRGB: name = "sRGB"
+    case .sRGBLinear: name = "sRGBLinear"
+    case .displayP3: name = "displayP3"
+    }
+    return "{\"space\": \"\(name)\", \"rgba\": [" + [c.red, c.green, c.blue, c.alpha].map(jsonNumber).joined(separator: ", ") + "]}"
+}
+
+private func encode(stops: [Gradient.Stop]) -> String {
+    "{\"stops\": [" + stops.map { "[\(jsonNumber($0.location)), \(encode($0.color))]" }.joined(separator: ", ") + "]}"
+}
+
+private func encode(_ options: GraphicsContext.GradientOptions) -> String {
+    var names: [String] = []
+    if options.contains(.repeat) { names.append("\"repeat\"") }
+    if options.contains(.mirror) { names.append("\"mirror\"") }
+    if options.contains(.linearColor) { names.append("\"linearColor\"") }
+    return names.isEmpty ? "" : ", \"options\": [" + names.joined(separator: ", ") + "]"
+}
+
+private func point(_ p: CGPoint) -> String { "[\(jsonNumber(p.x)), \(jsonNumber(p.y))]" }
+private func unit(_ p: UnitPoint) -> String { "[\(jsonNumber(p.x)), \(jsonNumber(p.y))]" }
+
+/// A gradient shading (`gradientToUser` is identity for every shading a context can record).
+private func encode(_ g: GradientShading) -> String {
+    let stops = encode(stops: g.stops)
+    let space = g.colorSpace == .perceptual ? ", \"colorSpace\": \"perceptual\"" : ""
+    switch g.geometry {
+    case .linear(let s, let e):
+        return "{\"linearGradient\": \(stops), \"start\": \(point(s)), \"end\": \(point(e))\(encode(g.options))\(space)}"
+    case .radial(let c0, let r0, let c1, let r1):
+        if c0 == c1 {
+            return "{\"radialGradient\": \(stops), \"center\": \(point(c0)), \"startRadius\": \(jsonNumber(r0)), "
+                + "\"endRadius\": \(jsonNumber(r1))\(encode(g.options))\(space)}"
+        }
+        return "{\"radialGradient\": \(stops), \"startCenter\": \(point(c0)), \"startRadius\": \(jsonNumber(r0)), "
+            + "\"endCenter\": \(point(c1)), \"endRadius\": \(jsonNumber(r1))\(encode(g.options))\(space)}"
+    case .conic(let c, let a0, _):
+        return "{\"conicGradient\": \(stops), \"center\": \(point(c)), \"angle\": \(jsonNumber(a0 * 180 / .pi))\(encode(g.options))\(space)}"
+    }
+}
+
+/// A UnitPoint style: `{"style": {"linearGradient": G, "startPoint": U, "endPoint": U}}` and its siblings.
+private func encode(_ g: UnitGradient) -> String {
+    let stops = encode(stops: g.gradient.stops)
+    let space = g.colorSpace == .perceptual ? ", \"colorSpace\": \"perceptual\"" : ""
+    let body: String
+    switch g.geometry {
+    case .linear(let s, let e):
+        body = "\"linearGradient\": \(stops), \"startPoint\": \(unit(s)), \"endPoint\": \(unit(e))"
+    case .radial(let c, let r0, let r1):
+        body = "\"radialGradient\": \(stops), \"center\": \(unit(c)), \"startRadius\": \(jsonNumber(r0)), \"endRadius\": \(jsonNumber(r1))"
+    case .angular(let c, let a0, let a1):
+        body = "\"angularGradient\": \(stops), \"center\": \(unit(c)), \"startAngle\": \(jsonNumber(a0.degrees)), \"endAngle\": \(jsonNumber(a1.degrees))"
+    case .elliptical(let c, let f0, let f1):
+        body = "\"ellipticalGradient\": \(stops), \"center\": \(unit(c)), \"startRadiusFraction\": \(jsonNumber(f0)), \"endRadiusFraction\": \(jsonNumber(f1))"
+    }
+    return "{\"style\": {" + body + space + "}}"
 }
 
 /// Shortest round-trip text: 300 → "300", 0.1 → "0.1", 1e-300 → "1e-300"; NaN and infinities → "null".

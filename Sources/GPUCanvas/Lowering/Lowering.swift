@@ -1,0 +1,597 @@
+// Lowering: a `Recording` (a layer tree in user space) → a `LoweredFrame` (device-space operations), shared
+// by both backends.
+//
+// Design note. Everything that decides *what* a frame draws happens here, once, so that the GLES backend and
+// the CPU reference accept and reject the same recordings with the same words, and draw the same geometry:
+// - validation: non-finite transforms, path points, stroke numbers, colours, gradient numbers and opacities
+//   are errors naming the draw (`invalid geometry: draw #N: …`); opacity is clamped to 0…1 (so ±∞ are 0 and
+//   1, NaN is an error); features neither backend draws yet are `not supported yet: …`;
+// - paint resolution: colours into the working space, gradients into device space (`GradientPaint`);
+// - geometry: every draw's and every clip path's contours in device pixels (`Flatten.fill`,
+//   `Stroker.outline`), on all cores, with their pixel boxes;
+// - structure: the tree becomes a flat list of `LoweredOp`s (`draw`, `pushLayer`, `popLayer`), each clip
+//   stack one `LoweredClip` shared by the draws issued under it, and each layer sized to its content ∩ its
+//   clip ∩ the target.
+// What stays per backend is rasterization (coverage) and compositing: the reference keeps its own rasterizer,
+// the GLES backend its path strategies, and both consume the same `Polygons`.
+//
+// Draw numbers (`#N`) count draws in the order the renderer closure issued them, `drawLayer` and
+// `clipToLayer` contents included (`DrawCommand.number`).
+
+import Dispatch
+import Foundation
+
+/// A frame ready for a backend: device-space geometry and operations in drawing order.
+struct LoweredFrame {
+    var target: RenderTarget
+    var colorMode: ColorRenderingMode
+    var isOpaque: Bool
+    /// Device-space contours; `CoverageShape.store` indexes into it.
+    var stores: [Polygons]
+    /// The root layer's operations.
+    var ops: [LoweredOp]
+    /// Clip stacks, referenced by `LoweredDraw.clip` and `LayerComposite.clip`.
+    var clips: [LoweredClip]
+
+    /// True when every op is a draw with a solid paint, `.normal` blending and no clip: what the fast paths
+    /// of the GLES backend (the baked-colour atlas) take.
+    var isSolidSourceOver: Bool {
+        ops.allSatisfy {
+            guard case .draw(let d) = $0, d.clip == nil, d.blend == .normal, case .solid = d.paint else { return false }
+            return true
+        }
+    }
+}
+
+/// One step of a lowered frame.
+enum LoweredOp {
+    /// Paint × coverage of a shape, blended into the current layer.
+    case draw(LoweredDraw)
+    /// Starts a transparent layer covering `box` (device pixels); later ops draw into it.
+    case pushLayer(box: PixelRect)
+    /// Composites the innermost open layer into its parent and closes it.
+    case popLayer(LayerComposite)
+}
+
+/// A device-space shape: contours, fill rule and the pixels it can touch.
+struct CoverageShape {
+    /// The draw it belongs to (for messages).
+    var drawNumber: Int
+    /// Index of the `Polygons` store holding the contours.
+    var store: Int
+    var contours: Range<Int>
+    var edgeCount: Int
+    /// Whole pixels the area can touch, ∩ the target. Never empty.
+    var box: PixelRect
+    var rule: CoverageRule
+    var antialiased: Bool
+    /// Whether the shape can have interiors wide enough to draw as solid rectangles: every fill, and strokes at
+    /// least `Lowering.solidStrokeWidth` device pixels wide.
+    var mayHaveInteriors: Bool
+}
+
+/// A draw: coverage of `shape` × `paint` × `opacity`, blended with `blend`, inside `clip`.
+struct LoweredDraw {
+    var number: Int
+    var shape: CoverageShape
+    var paint: LoweredPaint
+    /// 0…1.
+    var opacity: Float
+    var blend: GraphicsContext.BlendMode
+    /// Index into `LoweredFrame.clips`; nil: unclipped.
+    var clip: Int?
+    /// The pixels the draw can change: the shape's box ∩ the clip's box. Never empty.
+    var box: PixelRect
+}
+
+/// What a draw paints, resolved in the working space.
+enum LoweredPaint {
+    /// Premultiplied.
+    case solid(RGBA)
+}
+
+/// How a layer is composited into its parent when it closes.
+struct LayerComposite {
+    var opacity: Float
+    var blend: GraphicsContext.BlendMode
+    var clip: Int?
+    /// The layer's own box (as pushed).
+    var layerBox: PixelRect
+    /// The parent pixels the composite can change: the layer's box for blend modes that leave the destination
+    /// alone where the source is transparent; the whole clip region for those that do not (`.copy` erases the
+    /// clip region outside the layer's content, as a filtered draw does in SwiftUI).
+    var box: PixelRect
+}
+
+/// A clip stack: the product of its entries' coverages.
+struct LoweredClip {
+    enum Entry {
+        /// Coverage of the shape (1 − it when `inverse`).
+        case shape(CoverageShape?, inverse: Bool)
+        /// `clipToLayer`: alpha of the content × opacity (1 − that when `inverse`). `box` bounds the content.
+        case mask(ops: [LoweredOp], box: PixelRect?, opacity: Float, inverse: Bool)
+    }
+    var entries: [Entry]
+    /// Outside it the clip is zero; ∩ the target. nil: the clip is empty everywhere.
+    var box: PixelRect?
+}
+
+extension GraphicsContext.BlendMode {
+    /// True when blending a transparent source leaves the destination as it is (source-over and the W3C modes,
+    /// `sourceAtop`, `destinationOver`, `destinationOut`, `xor`, `plusLighter`); false for the modes that clear
+    /// or replace it (`clear`, `copy`, `sourceIn`, `sourceOut`, `destinationIn`, `destinationAtop`,
+    /// `plusDarker`).
+    var keepsDestinationUnderTransparentSource: Bool {
+        switch self {
+        case .clear, .copy, .sourceIn, .sourceOut, .destinationIn, .destinationAtop, .plusDarker: return false
+        default: return true
+        }
+    }
+}
+
+extension PixelRect {
+    /// The intersection, nil when empty.
+    func intersection(_ o: PixelRect) -> PixelRect? {
+        let x0 = max(x, o.x), y0 = max(y, o.y)
+        let x1 = min(x + width, o.x + o.width), y1 = min(y + height, o.y + o.height)
+        guard x1 > x0, y1 > y0 else { return nil }
+        return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    /// The smallest rectangle holding both.
+    func union(_ o: PixelRect) -> PixelRect {
+        let x0 = min(x, o.x), y0 = min(y, o.y)
+        let x1 = max(x + width, o.x + o.width), y1 = max(y + height, o.y + o.height)
+        return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+}
+
+/// Lowers recordings; keeps its geometry stores between frames (one per renderer).
+final class Lowering {
+    /// What the lowering lets through to the backends. A renderer gets `.drawnByBothBackends`: the features
+    /// both backends draw, so that they accept and reject the same recordings. Features still being built on
+    /// one backend are left out of it, and tests of the other backend ask for them by name.
+    struct Features: OptionSet {
+        let rawValue: Int
+        static let clipsAndLayers = Features(rawValue: 1)
+        static let drawnByBothBackends: Features = []
+        static let all: Features = [.clipsAndLayers]
+    }
+    let features: Features
+    init(features: Features = .drawnByBothBackends) { self.features = features }
+
+    /// Worker threads for flattening and stroking: the machine's cores, at most 8.
+    let workers = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
+    /// Below this many path elements per frame, threads cost more than they save.
+    static let parallelThreshold = 4096
+
+    /// Narrower strokes are not searched for solid interiors: a stroke's interior is at most its width
+    /// across, and a band's interior pays only from `RasterAtlasStrategy.solidMinArea` (512) pixels, so
+    /// under ~16 px it never does, while looking for it costs the resolve and the band search (measured on
+    /// S2-strokes, widths 1–12: +15 % resolve and +50 % band-search samples for no solid at all).
+    static let solidStrokeWidth = 16.0
+
+    /// A stroked path element costs about ten filled ones to prepare (offsetting, joins, caps, dashes):
+    /// measured on S2-strokes, ~4.7 µs per element against ~0.5 µs per element of S1-fills' shapes. Counting
+    /// stroke elements as one kept S2's 3000 elements under `parallelThreshold`, on one core (14 ms).
+    static let strokeElementCost = 10
+
+    private var stores: [Polygons] = []
+
+    /// Lowers `recording` for `target`. Throws `RenderError` for anything invalid or not drawable yet.
+    func lower(_ recording: Recording, target: RenderTarget) throws -> LoweredFrame {
+        var b = Builder(target: target, colorMode: recording.colorMode, features: features)
+        try b.checkFrame(recording)
+        let tree = b.collect(recording.root)
+        try prepareShapes(&b, target: target)
+        var clips: [LoweredClip] = []
+        var clipIndex: [Int: Int] = [:]
+        let ops = try b.assemble(tree, clips: &clips, clipIndex: &clipIndex)
+        return LoweredFrame(target: target, colorMode: recording.colorMode, isOpaque: recording.isOpaque,
+                            stores: stores, ops: ops, clips: clips)
+    }
+
+    /// Flattens or strokes every job of `b` into `stores`, on all cores when there is enough work.
+    private func prepareShapes(_ b: inout Builder, target: RenderTarget) throws {
+        let jobs = b.jobs
+        var totalCost = 0
+        for j in jobs { totalCost += j.cost }
+        let ranges = totalCost >= Self.parallelThreshold
+            ? balancedRanges(count: jobs.count, parts: workers) { jobs[$0].cost }
+            : [0 ..< jobs.count]
+        while stores.count < max(1, ranges.count) { stores.append(Polygons()) }
+        if stores.count > max(1, ranges.count) { stores.removeLast(stores.count - max(1, ranges.count)) }
+        for i in stores.indices { stores[i].loweringClear() }
+
+        var results = [CoverageShape?](repeating: nil, count: jobs.count)
+        var errors = [(Int, RenderError)?](repeating: nil, count: ranges.count)
+        stores.withUnsafeMutableBufferPointer { storeBuffer in
+            results.withUnsafeMutableBufferPointer { resultBuffer in
+                errors.withUnsafeMutableBufferPointer { errorBuffer in
+                    let shared = UncheckedSendable((storeBuffer, resultBuffer, errorBuffer))
+                    parallelForEach(ranges.count) { w in
+                        let (s, r, e) = shared.value
+                        for k in ranges[w] {
+                            do {
+                                r[k] = try Self.prepare(jobs[k], target: target, store: w, into: &s[w])
+                            } catch let error as RenderError {
+                                e[w] = (jobs[k].drawNumber, error)
+                                return
+                            } catch {
+                                e[w] = (jobs[k].drawNumber, .invalidGeometry("draw #\(jobs[k].drawNumber): \(error)"))
+                                return
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if let first = errors.compactMap({ $0 }).min(by: { $0.0 < $1.0 }) { throw first.1 }
+        b.shapes = results
+    }
+
+    /// One job → its device-space shape (nil when it covers no pixel of the target).
+    private static func prepare(_ job: ShapeJob, target: RenderTarget, store: Int,
+                                into polys: inout Polygons) throws -> CoverageShape? {
+        let t = job.transform
+        let firstContour = polys.contourCount
+        let firstPoint = polys.points.count
+        let rule: CoverageRule
+        let antialiased: Bool
+        var mayHaveInteriors = true
+        switch job.geometry {
+        case .fill(let path, let style):
+            Flatten.fill(path, transform: t, into: &polys)
+            rule = style.isEOFilled ? .evenOdd : .nonZero
+            antialiased = style.isAntialiased
+        case .stroke(let path, let style):
+            do {
+                polys.loweringAppend(try Stroker.outline(path, style: style, transform: t, visible: target.bounds))
+            } catch {
+                throw RenderError.invalidGeometry("draw #\(job.drawNumber): \(job.what)\(error)")
+            }
+            rule = .nonZero
+            antialiased = true
+            // The pen's device width where the transform squeezes it most.
+            mayHaveInteriors = style.lineWidth * t.minScale >= solidStrokeWidth
+        }
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        polys.points.withUnsafeBufferPointer { pts in
+            for i in firstPoint ..< pts.count {
+                let p = pts[i]
+                minX = min(minX, p.x); maxX = max(maxX, p.x)
+                minY = min(minY, p.y); maxY = max(maxY, p.y)
+            }
+        }
+        guard polys.points.count > firstPoint else { return nil }
+        guard minX.isFinite, minY.isFinite, maxX.isFinite, maxY.isFinite else {
+            throw RenderError.invalidGeometry("draw #\(job.drawNumber): \(job.what)the path overflows to infinity in device space")
+        }
+        let x0 = max(0, minX.rounded(.down)), y0 = max(0, minY.rounded(.down))
+        let x1 = min(Double(target.width), maxX.rounded(.up)), y1 = min(Double(target.height), maxY.rounded(.up))
+        guard x1 > x0, y1 > y0 else { return nil }
+        let box = PixelRect(x: Int(x0), y: Int(y0), width: Int(x1) - Int(x0), height: Int(y1) - Int(y0))
+        return CoverageShape(drawNumber: job.drawNumber, store: store, contours: firstContour ..< polys.contourCount,
+                             edgeCount: polys.points.count - firstPoint, box: box, rule: rule,
+                             antialiased: antialiased, mayHaveInteriors: mayHaveInteriors)
+    }
+}
+
+/// Geometry to flatten or stroke: a draw's, or a clip path's.
+private struct ShapeJob {
+    var geometry: DrawCommand.Geometry
+    /// User space → device pixels, finite.
+    var transform: CGAffineTransform
+    var drawNumber: Int
+    /// Prefix of error messages ("" for a draw, "clip 2: " for a clip path).
+    var what: String
+    var cost: Int {
+        switch geometry {
+        case .fill(let p, _): return p.elements.count
+        case .stroke(let p, _): return p.elements.count * Lowering.strokeElementCost
+        }
+    }
+}
+
+/// The recording's tree with every geometry replaced by a job index, validated.
+private indirect enum Node {
+    case draw(DrawCommand, job: Int, clip: ClipNode?, paint: LoweredPaint?)
+    case layer(LayerCommand, content: [Node], clip: ClipNode?)
+}
+
+/// A validated clip stack: its entries with their job indices (paths) or collected contents (masks).
+private final class ClipNode {
+    enum Entry {
+        case path(job: Int?, inverse: Bool)
+        case mask([Node], opacity: Float, inverse: Bool)
+    }
+    let entries: [Entry]
+    let id: Int
+    init(entries: [Entry], id: Int) { self.entries = entries; self.id = id }
+}
+
+private struct Builder {
+    let target: RenderTarget
+    let colorMode: ColorRenderingMode
+    let features: Lowering.Features
+    var jobs: [ShapeJob] = []
+    var shapes: [CoverageShape?] = []
+    var error: RenderError?
+    /// The last clip stack seen and its node: consecutive draws under one stack share it.
+    private var lastClips: [RecordedClip] = []
+    private var lastClipNode: ClipNode?
+    private var clipCount = 0
+
+    init(target: RenderTarget, colorMode: ColorRenderingMode, features: Lowering.Features) {
+        self.target = target
+        self.colorMode = colorMode
+        self.features = features
+    }
+
+    func checkFrame(_ recording: Recording) throws {
+        guard recording.colorMode == .nonLinear else {
+            throw RenderError.unsupported("colorMode .\(recording.colorMode) (only .nonLinear is drawn yet)")
+        }
+    }
+
+    // MARK: Collecting (validation, paint resolution, jobs)
+
+    mutating func collect(_ layer: RecordedLayer) -> [Node] {
+        var nodes: [Node] = []
+        for item in layer.items {
+            guard error == nil else { break }
+            switch item {
+            case .draw(let d):
+                let clip = clipNode(d.state.clips, drawNumber: d.number)
+                var job = -1
+                var paint: LoweredPaint?
+                if error == nil {
+                    do {
+                        try validate(d)
+                        paint = try resolve(d.paint, d)
+                        job = addJob(d.geometry, d.transform, drawNumber: d.number, what: "")
+                    } catch let e as RenderError { error = e } catch {}
+                }
+                nodes.append(.draw(d, job: job, clip: clip, paint: paint))
+            case .layer(let l):
+                if error == nil, !features.contains(.clipsAndLayers) {
+                    error = .unsupported("drawLayer (draw #\(l.content.firstDrawNumber ?? 0))")
+                }
+                if error == nil, l.state.blendMode != .normal {
+                    error = .unsupported("blend mode \(l.state.blendMode) (drawLayer, draw #\(l.content.firstDrawNumber ?? 0))")
+                }
+                let clip = clipNode(l.state.clips, drawNumber: l.content.firstDrawNumber ?? 0)
+                if error == nil, l.state.opacity.isNaN {
+                    error = .invalidGeometry("draw #\(l.content.firstDrawNumber ?? 0): layer opacity is NaN")
+                }
+                // The layer's content starts with no clip of its own.
+                let saved = (lastClips, lastClipNode)
+                lastClips = []; lastClipNode = nil
+                let content = collect(l.content)
+                (lastClips, lastClipNode) = saved
+                nodes.append(.layer(l, content: content, clip: clip))
+            }
+        }
+        return nodes
+    }
+
+    private mutating func clipNode(_ clips: [RecordedClip], drawNumber: Int) -> ClipNode? {
+        if clips.isEmpty { return nil }
+        if clips == lastClips, let n = lastClipNode { return n }
+        var entries: [ClipNode.Entry] = []
+        for (i, c) in clips.enumerated() {
+            let what = "clip \(i + 1): "
+            switch c {
+            case .path(let path, let t, let style, let inverse):
+                do {
+                    try Self.checkTransform(t, drawNumber: drawNumber, what: what)
+                    try Self.checkPath(path, drawNumber: drawNumber, what: what)
+                    entries.append(.path(job: addJob(.fill(path, style), t, drawNumber: drawNumber, what: what),
+                                         inverse: inverse))
+                } catch let e as RenderError {
+                    if error == nil { error = e }
+                } catch {}
+            case .mask(let layer, let opacity, let inverse):
+                if opacity.isNaN, error == nil {
+                    error = .invalidGeometry("draw #\(drawNumber): \(what)mask opacity is NaN")
+                }
+                let saved = (lastClips, lastClipNode)
+                lastClips = []; lastClipNode = nil
+                let content = collect(layer)
+                (lastClips, lastClipNode) = saved
+                entries.append(.mask(content, opacity: Float(min(max(opacity, 0), 1)), inverse: inverse))
+            }
+        }
+        clipCount += 1
+        let node = ClipNode(entries: entries, id: clipCount)
+        lastClips = clips
+        lastClipNode = node
+        return node
+    }
+
+    private mutating func addJob(_ g: DrawCommand.Geometry, _ transform: CGAffineTransform, drawNumber: Int,
+                                 what: String) -> Int {
+        jobs.append(ShapeJob(geometry: g, transform: transform.concatenating(target.deviceTransform),
+                             drawNumber: drawNumber, what: what))
+        return jobs.count - 1
+    }
+
+    /// Throws for a draw with non-finite geometry, transform, stroke numbers or opacity.
+    ///
+    /// A path with a NaN point as element 3 of draw 0 → `invalidGeometry("draw #0: path element 3 (…) is not finite")`.
+    private func validate(_ d: DrawCommand) throws {
+        func bad(_ what: String) -> RenderError { .invalidGeometry("draw #\(d.number): \(what)") }
+        try Self.checkTransform(d.transform, drawNumber: d.number, what: "")
+        guard d.state.blendMode == .normal else {
+            throw RenderError.unsupported("blend mode \(d.state.blendMode) (draw #\(d.number))")
+        }
+        if !features.contains(.clipsAndLayers), !d.state.clips.isEmpty {
+            throw RenderError.unsupported("clips (draw #\(d.number))")
+        }
+        guard !d.state.opacity.isNaN else { throw bad("opacity is NaN") }
+        if case .stroke(_, let style) = d.geometry {
+            guard style.lineWidth.isFinite else { throw bad("line width \(style.lineWidth) is not finite") }
+            guard style.miterLimit.isFinite else { throw bad("miter limit \(style.miterLimit) is not finite") }
+            guard style.dashPhase.isFinite, style.dash.allSatisfy(\.isFinite) else {
+                throw bad("dash \(style.dash) phase \(style.dashPhase) is not finite")
+            }
+        }
+        try Self.checkPath(d.path, drawNumber: d.number, what: "")
+    }
+
+    static func checkTransform(_ t: CGAffineTransform, drawNumber: Int, what: String) throws {
+        guard t.isFinite else {
+            throw RenderError.invalidGeometry("draw #\(drawNumber): \(what)transform \(t) is not finite")
+        }
+    }
+
+    static func checkPath(_ path: Path, drawNumber: Int, what: String) throws {
+        for (k, e) in path.elements.enumerated() {
+            let finite: Bool
+            switch e {
+            case .move(let p), .line(let p): finite = p.x.isFinite && p.y.isFinite
+            case .quadCurve(let p, let c): finite = p.x.isFinite && p.y.isFinite && c.x.isFinite && c.y.isFinite
+            case .curve(let p, let c1, let c2):
+                finite = p.x.isFinite && p.y.isFinite && c1.x.isFinite && c1.y.isFinite && c2.x.isFinite && c2.y.isFinite
+            case .closeSubpath: finite = true
+            }
+            guard finite else {
+                throw RenderError.invalidGeometry("draw #\(drawNumber): \(what)path element \(k) (\(e)) is not finite")
+            }
+        }
+    }
+
+    /// The paint in the working space; nil when it paints nothing anywhere (a transparent colour, a gradient
+    /// without stops).
+    private func resolve(_ paint: Paint, _ d: DrawCommand) throws -> LoweredPaint? {
+        switch paint {
+        case .solid(let c):
+            guard c.r.isFinite, c.g.isFinite, c.b.isFinite, c.a.isFinite else {
+                throw RenderError.invalidGeometry("draw #\(d.number): paint \(c) is not finite")
+            }
+            return .solid(c)
+        case .gradient, .styleGradient:
+            throw RenderError.unsupported("gradient shading (draw #\(d.number))")
+        }
+    }
+
+    // MARK: Assembling ops
+
+    func assemble(_ nodes: [Node], clips: inout [LoweredClip], clipIndex: inout [Int: Int]) throws -> [LoweredOp] {
+        if let error { throw error }
+        var ops: [LoweredOp] = []
+        appendOps(nodes, into: &ops, clips: &clips, clipIndex: &clipIndex)
+        return ops
+    }
+
+    /// Appends the ops of `nodes`; returns the union of the boxes they can change (nil: none).
+    @discardableResult
+    private func appendOps(_ nodes: [Node], into ops: inout [LoweredOp], clips: inout [LoweredClip],
+                           clipIndex: inout [Int: Int]) -> PixelRect? {
+        var union: PixelRect?
+        for node in nodes {
+            switch node {
+            case .draw(let d, let job, let clipNode, let paint):
+                guard let shape = shapes[job], let paint else { continue }
+                let opacity = Float(min(max(d.state.opacity, 0), 1))
+                let clip = clipNode.map { lowerClip($0, clips: &clips, clipIndex: &clipIndex) }
+                var box: PixelRect? = shape.box
+                if let clip { box = clips[clip].box.flatMap { shape.box.intersection($0) } }
+                guard let box else { continue }
+                // A draw that adds nothing: zero opacity or a transparent colour under a blend that leaves the
+                // destination alone where the source is transparent.
+                if d.state.blendMode.keepsDestinationUnderTransparentSource {
+                    if opacity == 0 { continue }
+                    if case .solid(let c) = paint, c.a == 0, c.r == 0, c.g == 0, c.b == 0 { continue }
+                }
+                ops.append(.draw(LoweredDraw(number: d.number, shape: shape, paint: paint, opacity: opacity,
+                                             blend: d.state.blendMode, clip: clip, box: box)))
+                union = union.map { $0.union(box) } ?? box
+            case .layer(let l, let content, let clipNode):
+                let opacity = Float(min(max(l.state.opacity, 0), 1))
+                let clip = clipNode.map { lowerClip($0, clips: &clips, clipIndex: &clipIndex) }
+                let clipBox: PixelRect? = clip.map { clips[$0].box } ?? target.pixelRect
+                guard let clipBox else { continue }  // an empty clip region: nothing changes
+                let keeps = l.state.blendMode.keepsDestinationUnderTransparentSource
+                if keeps && opacity == 0 { continue }
+                var inner: [LoweredOp] = []
+                let contentBox = appendOps(content, into: &inner, clips: &clips, clipIndex: &clipIndex)
+                let layerBox = contentBox.flatMap { $0.intersection(clipBox) }
+                let changeBox: PixelRect?
+                if keeps { changeBox = layerBox } else { changeBox = clipBox }
+                guard let changeBox else { continue }
+                // An empty layer under a blend that clears still composites (a transparent source over its clip).
+                let box = layerBox ?? PixelRect(x: changeBox.x, y: changeBox.y, width: 1, height: 1)
+                ops.append(.pushLayer(box: box))
+                if layerBox != nil { ops.append(contentsOf: inner) }
+                ops.append(.popLayer(LayerComposite(opacity: opacity, blend: l.state.blendMode, clip: clip,
+                                                    layerBox: box, box: changeBox)))
+                union = union.map { $0.union(changeBox) } ?? changeBox
+            }
+        }
+        return union
+    }
+
+    private func lowerClip(_ node: ClipNode, clips: inout [LoweredClip], clipIndex: inout [Int: Int]) -> Int {
+        if let i = clipIndex[node.id] { return i }
+        var entries: [LoweredClip.Entry] = []
+        var box: PixelRect? = target.pixelRect
+        for e in node.entries {
+            switch e {
+            case .path(let job, let inverse):
+                let shape = job.flatMap { shapes[$0] }
+                entries.append(.shape(shape, inverse: inverse))
+                if !inverse { box = shape.flatMap { s in box.flatMap { s.box.intersection($0) } } }
+            case .mask(let content, let opacity, let inverse):
+                var ops: [LoweredOp] = []
+                let contentBox = appendOps(content, into: &ops, clips: &clips, clipIndex: &clipIndex)
+                entries.append(.mask(ops: ops, box: contentBox, opacity: opacity, inverse: inverse))
+                if !inverse {
+                    box = (opacity > 0 ? contentBox : nil).flatMap { c in box.flatMap { c.intersection($0) } }
+                }
+            }
+        }
+        clips.append(LoweredClip(entries: entries, box: box))
+        clipIndex[node.id] = clips.count - 1
+        return clips.count - 1
+    }
+}
+
+extension RenderTarget {
+    /// The whole target as a pixel rectangle.
+    var pixelRect: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
+}
+
+extension RecordedLayer {
+    /// The number of the first draw inside (for messages about the layer itself).
+    var firstDrawNumber: Int? {
+        for item in items {
+            switch item {
+            case .draw(let d): return d.number
+            case .layer(let l): if let n = l.content.firstDrawNumber { return n }
+            }
+        }
+        return nil
+    }
+}
+
+// Kept file-private (and oddly named) so they cannot collide with what the geometry work adds to `Polygons`.
+extension Polygons {
+    /// Empties the polygons, keeping capacity.
+    fileprivate mutating func loweringClear() {
+        points.removeAll(keepingCapacity: true)
+        contourStarts.removeAll(keepingCapacity: true)
+        minX = .infinity; minY = .infinity; maxX = -.infinity; maxY = -.infinity
+    }
+
+    /// Appends another polygon set's contours.
+    fileprivate mutating func loweringAppend(_ other: Polygons) {
+        let base = points.count
+        for s in other.contourStarts { contourStarts.append(base + s) }
+        points.append(contentsOf: other.points)
+        if other.minX < minX { minX = other.minX }
+        if other.minY < minY { minY = other.minY }
+        if other.maxX > maxX { maxX = other.maxX }
+        if other.maxY > maxY { maxY = other.maxY }
+    }
+}
