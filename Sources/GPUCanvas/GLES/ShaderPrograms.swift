@@ -16,10 +16,76 @@ struct ShaderSource: Equatable {
     /// Splits a program file: `#version 300 es\n…\n#pragma stage vertex\n…\n#pragma stage fragment\n…`.
     ///
     /// Stage lines are replaced by `#line` directives so that the driver's messages name lines of the file.
-    static func parse(_ text: String, name: String) throws -> ShaderSource {
+    ///
+    /// A line `#include "blend.glsl"` is replaced by that file's text from `include` (by default the
+    /// Shaders bundle's `programs/include/`), bracketed by `#line` directives: line L of the K-th distinct
+    /// file the program includes (in order of first appearance, K = 1 for the first) is numbered
+    /// K·10000 + L in source string K, and the lines after the include get their own numbers back in source
+    /// string 0. The line number alone decodes the file, because Mesa prints source string 0 whatever `#line`
+    /// says: a message `0:10039(66): error: …` (or `1:10039(66)` from a driver that keeps the string number)
+    /// is line 39 of the first include; `0:9(3)` is line 9 of the program file. Includes may nest; a file
+    /// included a second time in one stage (the prologue counts for both) is left out, a file of 10000 lines or
+    /// more cannot take part, and a cycle or an unknown name is a `RenderError.gpu` naming it.
+    ///
+    /// `#version 300 es\n#include "b.glsl"\n#pragma stage vertex\n…` with b.glsl = `float f();` gives a vertex
+    /// stage `#version 300 es\n#line 10001 1\nfloat f();\n#line 3 0\n#line 4\n…`.
+    static func parse(_ text: String, name: String,
+                      include: (String) -> String? = ShaderLibrary.includeSource(named:)) throws -> ShaderSource {
+        let lineBase = 10000  // line L of include K is numbered K·lineBase + L
+        var stringNumbers: [String: Int] = [:]
+
+        /// The name in `#include "name"`, nil for any other line.
+        func includeName(_ trimmed: String, at context: String) throws -> String? {
+            guard trimmed.hasPrefix("#include") else { return nil }
+            let rest = trimmed.dropFirst("#include".count).trimmingCharacters(in: .whitespaces)
+            guard rest.count >= 2, rest.hasPrefix("\""), rest.hasSuffix("\""),
+                  !rest.dropFirst().dropLast().contains("\"") else {
+                throw RenderError.gpu("shader \(context): malformed include `\(trimmed)`, expected #include \"name.glsl\"")
+            }
+            return String(rest.dropFirst().dropLast())
+        }
+
+        /// The lines that replace `#include "file"` on line `lineIndex` (0-based) of source string `parent`.
+        func expand(_ file: String, lineIndex: Int, parent: Int, context: String, stack: [String],
+                    seen: inout Set<String>) throws -> [String] {
+            guard !stack.contains(file) else {
+                throw RenderError.gpu("shader \(context): include cycle \((stack + [file]).joined(separator: " → "))")
+            }
+            guard let body = include(file) else {
+                throw RenderError.gpu("shader \(context): unknown include \"\(file)\"")
+            }
+            if seen.contains(file) { return [""] }  // keeps the line count; already in this stage
+            seen.insert(file)
+            let number = stringNumbers[file] ?? (stringNumbers.count + 1)
+            stringNumbers[file] = number
+            var lines = body.split(separator: "\n", omittingEmptySubsequences: false)
+            if lines.last == "" { lines.removeLast() }
+            guard lines.count < lineBase else {
+                throw RenderError.gpu("shader \(context): include \(file) has \(lines.count) lines, more than \(lineBase - 1)")
+            }
+            var out = ["#line \(number * lineBase + 1) \(number)"]
+            for (j, line) in lines.enumerated() {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                let here = "\(name).glsl, include \(file) line \(j + 1)"
+                if trimmed.hasPrefix("#pragma stage ") {
+                    throw RenderError.gpu("shader \(here): an include cannot start a stage")
+                }
+                if let nested = try includeName(trimmed, at: here) {
+                    out += try expand(nested, lineIndex: j, parent: number, context: here, stack: stack + [file],
+                                      seen: &seen)
+                } else {
+                    out.append(String(line))
+                }
+            }
+            out.append("#line \(parent * lineBase + lineIndex + 2) \(parent)")
+            return out
+        }
+
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        var prologue: [Substring] = []
+        var prologue: [String] = []
+        var prologueSeen = Set<String>()
         var stages: [String: [String]] = [:]
+        var stageSeen: [String: Set<String>] = [:]
         var current: String?
         for (i, line) in lines.enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
@@ -33,11 +99,23 @@ struct ShaderSource: Equatable {
                 }
                 current = stage
                 stages[stage] = ["#line \(i + 2)"]
+                stageSeen[stage] = prologueSeen
+            } else if let file = try includeName(trimmed, at: "\(name).glsl line \(i + 1)") {
+                let here = "\(name).glsl line \(i + 1)"
+                if let c = current {
+                    stages[c]! += try expand(file, lineIndex: i, parent: 0, context: here, stack: [],
+                                             seen: &stageSeen[c]!)
+                } else {
+                    prologue += try expand(file, lineIndex: i, parent: 0, context: here, stack: [], seen: &prologueSeen)
+                }
             } else if let c = current {
                 stages[c]!.append(String(line))
             } else {
-                prologue.append(line)
+                prologue.append(String(line))
             }
+        }
+        guard stringNumbers.isEmpty || lines.count < lineBase else {
+            throw RenderError.gpu("shader \(name).glsl has \(lines.count) lines, too many to include files")
         }
         guard let v = stages["vertex"], let f = stages["fragment"] else {
             throw RenderError.gpu("shader \(name).glsl needs both `#pragma stage vertex` and `#pragma stage fragment`")

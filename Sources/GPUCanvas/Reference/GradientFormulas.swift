@@ -1,0 +1,387 @@
+// Gradient paints in device space: the parameter t at a pixel centre, the spread, the stop colour, and the
+// packed row of texels a GPU shader reads to evaluate the same thing.
+//
+// Design note. A gradient is described once, already reduced to device space: the geometry in its own
+// gradient space plus the map from device pixels into that space (the inverse of the draw's user→device
+// transform). The CPU reference evaluates it in Double, straight from the definitions (`parameter(at:)`,
+// `color(at:)`); the GLSL copy (`Sources/Shaders/programs/include/gradient.glsl`) evaluates it in float from
+// `packedTexels()`, and `FormulaGPUAgreementTests` compares the two pixel by pixel on llvmpipe.
+//
+// Float is the hard part. A 16384-px canvas's pixel centres are exact in float, but t = f(M·p + m) evaluated
+// naively in float loses up to ~2⁻²⁴ × (the largest intermediate), and the intermediates reach 16384 × |∇t|
+// and beyond (a translation of 10⁶ px, a gradient repeated a thousand times). So the CPU packs what the shader
+// needs *relative to an origin o*: an integer device point in [0, 16384]² near where the gradient's numbers
+// are small (for linear gradients a point on, or nearest to, the t = 0 line; for radial and conic ones the
+// device image of the centre, clamped to the box). Everything large is computed in Double on the CPU:
+//
+// • Linear: t(p) = t_o + g·(p − o). g is split into g_hi (8 significant bits) + g_lo, so g_hi·(p − o) is an
+//   exact float product (p − o is a half-integer of at most 16 bits), and for repeat / mirror the shader
+//   reduces each exact product modulo 2 (exactly) before adding; t_o is reduced modulo 2 on the CPU.
+// • Radial and conic: the gradient-space vector from the centre, v = v_o + M·(p − o), with M split the same
+//   way and v_o = M·o + m − centre in Double. The concentric radius difference |v| − r0 is computed as
+//   (|v|² − r0²)/(|v| + r0) with |v|² − r0² = k + 2·v_o·w + w·w, k = |v_o|² − r0² precomputed in Double
+//   (w = M·(p − o)), so a ring of radius 10⁶ px crossing the canvas does not cancel 10⁶-sized floats. The
+//   two-point quadratic uses the same k and b = b_o + w·(c1 − c0), and the cancellation-free root pair
+//   q/a, c/q with q = b + sign(b)·√(b² − a·c); the CPU reference solves it the same stable way in Double.
+//
+// The bound. u = 2⁻²⁴; a first-order count of the roundings in the shader's order of operations; pixel
+// centres and o lie in [0, 16384]², so a pixel is at most D = 23 170 px from o; |∇t| is t per device px and
+// |∇t|₁ = |∂t/∂x| + |∂t/∂y|. Measured values are llvmpipe's, from FormulaGPUAgreementTests.
+// • linear, every spread: |δt| ≤ u·(16 + 258·|∇t|₁), wherever the pixel and however far away the gradient
+//   starts. ≤ 1/256 for |∇t|₁ ≤ 254 per px, i.e. every ramp longer than 1/180 px. (t ≈ 5·10⁵ at the far
+//   corner, 2.1 px period: measured 1.3·10⁻⁶; adding the products without reducing them first: 5·10⁻⁴.)
+// • concentric radial: |δt| ≲ u·(13·|t| + 12·D·|∇t|). With pad only |t| ≤ 2 matters, so ≤ 1/256 for every
+//   ring whose 0→1 ramp is at least 4.2 px wide, anywhere on the canvas and at any radius (radius 4·10⁶ px,
+//   40 px ramp: bound 4.2·10⁻⁴, measured 6·10⁻⁵, and 6·10⁻³ for |v| − r0 taken directly); a narrower ring
+//   is off by at most 12·u·D ≈ 0.017 px of position. With repeat / mirror |t| grows with the distance: an
+//   8 px period across the whole canvas has bound 4.3·10⁻³, measured 2.7·10⁻⁴.
+// • conic: |δt| ≲ (3u + (3u·|v_o| + 128u·σ)/|v|)/(2π) + ε_atan/(2π), σ the gradient units per px and |v|
+//   the pixel's distance from the centre: under 10⁻⁶ plus the driver's atan error (GLSL ES sets no bound on
+//   it) from a pixel away from the centre on; t is an angle, it does not grow. Measured 1.7·10⁻⁶.
+// • two-point radial: the concentric errors feed a, b and c; away from the cone's edge the error is of the
+//   concentric order (colour differences measured ≤ 1.3·10⁻⁵), but where b² − a·c is within rounding of 0 the GPU and the CPU
+//   may disagree on whether the pixel is inside the cone at all (a discontinuity, not an error in t).
+// Each adds the colour error |δt|·max|Δcolour/Δlocation| between neighbouring stops, and at a hard stop (or
+// a repeat seam) a pixel centre within |δt| of the edge may take either colour.
+
+/// A gradient paint already in device space (see the design note above).
+struct GradientPaint: Equatable, Sendable {
+    enum Geometry: Equatable, Sendable {
+        /// t is the projection onto start→end: 0 at `start`, 1 at `end`.
+        case linear(start: SIMD2<Double>, end: SIMD2<Double>)
+        /// The two-point conical gradient (HTML canvas, Skia): the largest t with r(t) ≥ 0 on the circles
+        /// c(t) = c0 + t·(c1 − c0), r(t) = r0 + t·(r1 − r0) that pass through the point. Concentric when the
+        /// centres are equal: t = (|p − c| − r0)/(r1 − r0).
+        case radial(startCenter: SIMD2<Double>, startRadius: Double, endCenter: SIMD2<Double>, endRadius: Double)
+        /// t is the angle from `angle` (radians, from +x), increasing clockwise on a y-down screen, in turns:
+        /// one full turn, t ∈ [0, 1). Measured in gradient space, so a mirroring draw transform makes it turn
+        /// anticlockwise on screen. At the centre itself the angle is taken as 0.
+        case conic(center: SIMD2<Double>, angle: Double)
+    }
+
+    /// How t outside [0, 1] maps back into it: clamp, saw-tooth (t − ⌊t⌋), triangle wave.
+    enum Spread: Equatable, Sendable { case pad, `repeat`, mirror }
+
+    /// A colour at a location in [0, 1]; the colour is straight (not premultiplied) RGBA in the
+    /// interpolation space.
+    struct Stop: Equatable, Sendable {
+        var location: Float
+        var color: SIMD4<Float>
+        init(location: Float, color: SIMD4<Float>) { self.location = location; self.color = color }
+    }
+
+    /// In gradient space.
+    var geometry: Geometry
+    /// Maps a device pixel centre into gradient space (CG row-vector convention): the inverse of the draw's
+    /// user→device transform.
+    var gradientFromDevice: CGAffineTransform
+    /// Sorted by location; 1…`maxStops` of them (the caller ensures both).
+    var stops: [Stop]
+    var spread: Spread
+    /// `.linearColor`: the stops are linear light, and the interpolated colour is encoded with the sRGB
+    /// transfer curve before premultiplying when `workingSpaceIsEncoded`. In every other combination the
+    /// stops are already in the working space and no conversion happens.
+    var interpolatesLinearLight: Bool
+    /// True for the `.nonLinear` colour mode (sRGB-encoded working space).
+    var workingSpaceIsEncoded: Bool
+
+    /// The most stops a packed row carries (a row is at most 6 + 256 + 64 = 326 texels).
+    static let maxStops = 256
+
+    init(geometry: Geometry, gradientFromDevice: CGAffineTransform = .identity, stops: [Stop],
+         spread: Spread = .pad, interpolatesLinearLight: Bool = false, workingSpaceIsEncoded: Bool = true) {
+        self.geometry = geometry
+        self.gradientFromDevice = gradientFromDevice
+        self.stops = stops
+        self.spread = spread
+        self.interpolatesLinearLight = interpolatesLinearLight
+        self.workingSpaceIsEncoded = workingSpaceIsEncoded
+    }
+
+    // MARK: Evaluation (CPU reference, Double)
+
+    /// The gradient-space point of a device point.
+    ///
+    /// With `gradientFromDevice` = translation (−10, 0): device (10.5, 3.5) → (0.5, 3.5).
+    func gradientPoint(_ p: SIMD2<Double>) -> SIMD2<Double> {
+        let m = gradientFromDevice
+        return SIMD2(Double(m.a) * p.x + Double(m.c) * p.y + Double(m.tx),
+                     Double(m.b) * p.x + Double(m.d) * p.y + Double(m.ty))
+    }
+
+    /// True for a linear gradient whose start and end coincide: t is undefined, and the whole plane takes the
+    /// last stop's colour whatever the spread (`parameter` reports 1 there).
+    var isDegenerateLinear: Bool {
+        if case .linear(let s, let e) = geometry { return Self.dot(e - s, e - s) == 0 }
+        return false
+    }
+
+    /// t before the spread, or nil where the gradient is undefined (outside a two-point radial gradient's cone,
+    /// everywhere for equal circles) and paints nothing.
+    ///
+    /// Linear (0, 0)→(10, 0) at (2.5, 7) → 0.25; concentric radial centre (0, 0), radii 10→20 at (15, 0) →
+    /// 0.5; conic centre (0, 0), angle 0 at (0, 5) (straight down on screen) → 0.25.
+    func parameter(at devicePoint: SIMD2<Double>) -> Float? {
+        guard let t = rawParameter(at: devicePoint) else { return nil }
+        if case .conic = geometry {
+            let f = Float(t)
+            return f >= 1 ? 0 : f  // a Double just below 1 can round up to the seam; the seam is 0
+        }
+        return Float(t)
+    }
+
+    /// The premultiplied working-space colour at a device point (transparent where t is undefined).
+    ///
+    /// Linear (0, 0)→(10, 0), stops red at 0 and blue (alpha 0.5) at 1, at (5, 0) → straight
+    /// (0.5, 0, 0.5, 0.75) → premultiplied (0.375, 0, 0.375, 0.75).
+    func color(at devicePoint: SIMD2<Double>) -> SIMD4<Float> {
+        precondition(!stops.isEmpty, "a gradient needs at least one stop")
+        if isDegenerateLinear { return finish(stops[stops.count - 1].color) }
+        guard let t = rawParameter(at: devicePoint) else { return .zero }
+        var ts = Float(Self.spread(t, spread))
+        if case .conic = geometry, ts >= 1 { ts = 0 }
+        return finish(Self.stopColor(stops, at: ts))
+    }
+
+    /// t in Double, before the spread.
+    private func rawParameter(at p: SIMD2<Double>) -> Double? {
+        let q = gradientPoint(p)
+        switch geometry {
+        case .linear(let s, let e):
+            let dir = e - s, len2 = Self.dot(dir, dir)
+            guard len2 != 0 else { return 1 }
+            return Self.dot(q - s, dir) / len2
+        case .radial(let c0, let r0, let c1, let r1):
+            if c0 == c1 {
+                guard r0 != r1 else { return nil }
+                let v = q - c0
+                return ((v.x * v.x + v.y * v.y).squareRoot() - r0) / (r1 - r0)
+            }
+            let cd = c1 - c0, dr = r1 - r0, v = q - c0
+            return Self.twoPointRoot(a: Self.dot(cd, cd) - dr * dr, b: Self.dot(v, cd) + r0 * dr,
+                                     c: Self.dot(v, v) - r0 * r0, r0: r0, dr: dr)
+        case .conic(let c, let angle):
+            let v = q - c
+            let theta = (v.x == 0 && v.y == 0) ? 0 : atan2(v.y, v.x)
+            let t = (theta - angle) / (2 * Double.pi)
+            return t - t.rounded(.down)
+        }
+    }
+
+    /// The largest root t of a·t² − 2b·t + c = 0 with r0 + t·dr ≥ 0, or nil: the two-point conical gradient's
+    /// parameter with a = |Δc|² − Δr², b = v·Δc + r0·Δr, c = |v|² − r0² (v from the start centre). The roots
+    /// are q/a and c/q with q = b + sign(b)·√(b² − ac), which never subtracts nearly equal numbers.
+    ///
+    /// Circles of radius 1 (r0 = 1, dr = 0) centred at (0, 0) and (1, 0), the point (0, 0): a = 1, b = 0,
+    /// c = −1 → roots ±1 → 1 (the circle centred at (1, 0) passes through the point).
+    static func twoPointRoot(a: Double, b: Double, c: Double, r0: Double, dr: Double) -> Double? {
+        func ok(_ t: Double) -> Bool { r0 + t * dr >= 0 }
+        if a == 0 {
+            guard b != 0 else { return nil }
+            let t = c / (2 * b)
+            return ok(t) ? t : nil
+        }
+        let disc = b * b - a * c
+        guard disc >= 0 else { return nil }
+        let q = b >= 0 ? b + disc.squareRoot() : b - disc.squareRoot()
+        let t1 = q / a, t2 = q != 0 ? c / q : t1
+        let hi = max(t1, t2), lo = min(t1, t2)
+        if ok(hi) { return hi }
+        if ok(lo) { return lo }
+        return nil
+    }
+
+    /// The spread applied to t: pad clamps to [0, 1], repeat is t − ⌊t⌋, mirror a triangle wave of period 2.
+    ///
+    /// `spread(1.25, .pad)` → 1, `spread(1.25, .repeat)` → 0.25, `spread(1.25, .mirror)` → 0.75,
+    /// `spread(−0.25, .mirror)` → 0.25.
+    static func spread(_ t: Double, _ s: Spread) -> Double {
+        switch s {
+        case .pad: return min(max(t, 0), 1)
+        case .repeat: return t - t.rounded(.down)
+        case .mirror:
+            let m = t - 2 * (t * 0.5).rounded(.down)
+            return 1 - abs(m - 1)
+        }
+    }
+
+    /// The straight colour at t ∈ [0, 1]: the first colour before the first location, the last after the last,
+    /// linear interpolation between neighbours; at equal locations the later stop wins from that location on
+    /// (a hard edge). Found by binary search for the last stop with location ≤ t, as the shader does.
+    ///
+    /// Stops (0, red), (0.5, red), (0.5, blue), (1, blue): t = 0.49 → red, t = 0.5 → blue.
+    static func stopColor(_ stops: [Stop], at t: Float) -> SIMD4<Float> {
+        var lo = -1, hi = stops.count
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2
+            if stops[mid].location <= t { lo = mid } else { hi = mid }
+        }
+        if lo < 0 { return stops[0].color }
+        if lo == stops.count - 1 { return stops[lo].color }
+        let a = stops[lo], b = stops[lo + 1]
+        let f = (t - a.location) / (b.location - a.location)
+        return a.color + (b.color - a.color) * f
+    }
+
+    /// Straight interpolated colour → premultiplied working-space colour (sRGB-encoding it first for
+    /// `.linearColor` in an encoded working space).
+    private func finish(_ c: SIMD4<Float>) -> SIMD4<Float> {
+        var rgb = SIMD3(c.x, c.y, c.z)
+        if interpolatesLinearLight && workingSpaceIsEncoded {
+            rgb = SIMD3(Float(ColorTransfer.encode(Double(rgb.x))), Float(ColorTransfer.encode(Double(rgb.y))),
+                        Float(ColorTransfer.encode(Double(rgb.z))))
+        }
+        return SIMD4(rgb * c.w, c.w)
+    }
+
+    private static func dot(_ a: SIMD2<Double>, _ b: SIMD2<Double>) -> Double { a.x * b.x + a.y * b.y }
+
+    // MARK: Packing for the GPU
+
+    /// Texel indices and codes of the packed row, shared with gradient.glsl (which spells them out again).
+    enum Packed {
+        static let headerTexels = 6
+        static let kindLinear: Float = 0, kindConcentric: Float = 1, kindTwoPoint: Float = 2, kindConic: Float = 3
+        /// Every pixel takes the last stop's colour (a degenerate linear gradient).
+        static let kindSolidLast: Float = 4
+        /// Nothing is painted (a radial gradient between two equal circles).
+        static let kindNothing: Float = 5
+        /// flags bit 0: sRGB-encode the interpolated colour before premultiplying.
+        static let flagEncode: Float = 1
+        /// Pixel centres and the origin lie in [0, boxSide]²: what the precision argument assumes.
+        static let boxSide = Double(maxPixelDimension)
+    }
+
+    /// The row of RGBA32F texels `gradientColor()` in gradient.glsl reads (texel index: contents):
+    ///
+    ///     0        kind, spread (0 pad, 1 repeat, 2 mirror), flags, stop count n
+    ///     1        o.x, o.y (the integer origin), then linear: t_o, 0; radial / conic: v_o.x, v_o.y
+    ///     2        linear: g_hi.x, g_hi.y, g_lo.x, g_lo.y;  radial / conic: M_hi = a, b, c, d
+    ///     3        linear: 0;                               radial / conic: M_lo = a, b, c, d
+    ///     4        concentric: r0, r1 − r0, k, 0;  two-point: Δc.x, Δc.y, r0, Δr;  conic: angle in turns, 0, 0, 0
+    ///     5        two-point: a, b_o, k, 0;  otherwise 0
+    ///     6 …      n texels of stop colour (straight RGBA)
+    ///     6 + n …  ⌈n/4⌉ texels of stop locations, four to a texel
+    ///
+    /// kind: 0 linear, 1 concentric radial, 2 two-point radial, 3 conic, 4 solid last stop (degenerate
+    /// linear), 5 nothing (equal circles). The meaning of o, t_o, g, v_o, M, k, b_o is in the design note at the
+    /// top of this file. At most 326 texels; more than `maxStops` stops is a precondition failure (the caller
+    /// merges or refuses them first).
+    ///
+    /// Linear (0, 0)→(4, 0), identity map, two stops → 9 texels; texel 0 = (0, 0, 0, 2), texel 2 =
+    /// (0.25, 0, 0, 0).
+    func packedTexels() -> [SIMD4<Float>] {
+        let n = stops.count
+        precondition(n >= 1 && n <= Self.maxStops, "a packed gradient carries 1…\(Self.maxStops) stops, not \(n)")
+        let spreadCode: Float = spread == .pad ? 0 : spread == .repeat ? 1 : 2
+        let flags: Float = interpolatesLinearLight && workingSpaceIsEncoded ? Packed.flagEncode : 0
+        var kind: Float
+        var texels = [SIMD4<Float>](repeating: .zero, count: Packed.headerTexels)
+        let m = gradientFromDevice
+        let (a, b, c, d) = (Double(m.a), Double(m.b), Double(m.c), Double(m.d))
+
+        /// Header texels 1–3 for the radial and conic kinds: o near `key`'s device image, v_o = q(o) − key, M.
+        func centred(on key: SIMD2<Double>) -> (o: SIMD2<Double>, vo: SIMD2<Double>) {
+            let o = origin(near: key)
+            let vo = gradientPoint(o) - key
+            texels[1] = SIMD4(Float(o.x), Float(o.y), Float(vo.x), Float(vo.y))
+            let (ah, al) = Self.split(a), (bh, bl) = Self.split(b), (ch, cl) = Self.split(c), (dh, dl) = Self.split(d)
+            texels[2] = SIMD4(ah, bh, ch, dh)
+            texels[3] = SIMD4(al, bl, cl, dl)
+            return (o, vo)
+        }
+
+        switch geometry {
+        case .linear(let s, let e):
+            let dir = e - s, len2 = Self.dot(dir, dir)
+            if len2 == 0 { kind = Packed.kindSolidLast; break }
+            kind = Packed.kindLinear
+            let g = SIMD2((a * dir.x + b * dir.y) / len2, (c * dir.x + d * dir.y) / len2)
+            let o = linearOrigin(gradient: g)
+            var to = Self.dot(gradientPoint(o) - s, dir) / len2
+            if spread != .pad { to -= 2 * (to * 0.5).rounded(.down) }
+            let (gxh, gxl) = Self.split(g.x), (gyh, gyl) = Self.split(g.y)
+            texels[1] = SIMD4(Float(o.x), Float(o.y), Float(to), 0)
+            texels[2] = SIMD4(gxh, gyh, gxl, gyl)
+        case .radial(let c0, let r0, let c1, let r1):
+            if c0 == c1 {
+                if r0 == r1 { kind = Packed.kindNothing; break }
+                kind = Packed.kindConcentric
+                let (_, vo) = centred(on: c0)
+                texels[4] = SIMD4(Float(r0), Float(r1 - r0), Float(Self.dot(vo, vo) - r0 * r0), 0)
+            } else {
+                kind = Packed.kindTwoPoint
+                let (_, vo) = centred(on: c0)
+                let cd = c1 - c0, dr = r1 - r0
+                texels[4] = SIMD4(Float(cd.x), Float(cd.y), Float(r0), Float(dr))
+                texels[5] = SIMD4(Float(Self.dot(cd, cd) - dr * dr), Float(Self.dot(vo, cd) + r0 * dr),
+                                  Float(Self.dot(vo, vo) - r0 * r0), 0)
+            }
+        case .conic(let center, let angle):
+            kind = Packed.kindConic
+            _ = centred(on: center)
+            let turns = angle / (2 * Double.pi)
+            var f = Float(turns - turns.rounded(.down))
+            if f >= 1 { f = 0 }
+            texels[4] = SIMD4(f, 0, 0, 0)
+        }
+        texels[0] = SIMD4(kind, spreadCode, flags, Float(n))
+        texels += stops.map(\.color)
+        for i in stride(from: 0, to: n, by: 4) {
+            var l = SIMD4<Float>.zero
+            for j in 0 ..< min(4, n - i) { l[j] = stops[i + j].location }
+            texels.append(l)
+        }
+        return texels
+    }
+
+    /// `x` as hi + lo floats with hi of 8 significant bits, so hi·h is exact in float for any half-integer
+    /// |h| ≤ 16384 (16 significant bits); lo carries the next 24 bits.
+    ///
+    /// `split(1/3)` → (0.33203125, 0.0013020834).
+    static func split(_ x: Double) -> (hi: Float, lo: Float) {
+        let f = Float(x)
+        guard f.isFinite else { return (f, 0) }
+        let hi = Float(bitPattern: f.bitPattern & 0xFFFF_0000)
+        return (hi, Float(x - Double(hi)))
+    }
+
+    /// The integer device point in the box nearest `key`'s device image (the origin for radial and conic
+    /// kinds); (0, 0) when the map is singular.
+    private func origin(near key: SIMD2<Double>) -> SIMD2<Double> {
+        let m = gradientFromDevice
+        let det = Double(m.a) * Double(m.d) - Double(m.b) * Double(m.c)
+        guard det != 0, det.isFinite else { return .zero }
+        let inv = m.inverted()
+        let p = SIMD2(Double(inv.a) * key.x + Double(inv.c) * key.y + Double(inv.tx),
+                      Double(inv.b) * key.x + Double(inv.d) * key.y + Double(inv.ty))
+        return Self.clampToBox(p)
+    }
+
+    /// The origin of a linear gradient: an integer point of the box on its t = 0 line when the line crosses the
+    /// box (then |t_o| ≤ |∇t|₁/2), else the box corner where |t| is least.
+    private func linearOrigin(gradient g: SIMD2<Double>) -> SIMD2<Double> {
+        let s = Packed.boxSide
+        let t0: Double
+        if case .linear(let start, let end) = geometry {
+            let dir = end - start
+            t0 = Self.dot(gradientPoint(.zero) - start, dir) / Self.dot(dir, dir)
+        } else { return .zero }
+        let corners = [SIMD2<Double>(0, 0), SIMD2(s, 0), SIMD2(0, s), SIMD2(s, s)]
+        let values = corners.map { t0 + g.x * $0.x + g.y * $0.y }
+        let iMin = values.indices.min { values[$0] < values[$1] }!
+        let iMax = values.indices.max { values[$0] < values[$1] }!
+        if values[iMin] <= 0 && values[iMax] >= 0 && values[iMax] > values[iMin] {
+            let lambda = -values[iMin] / (values[iMax] - values[iMin])
+            return Self.clampToBox(corners[iMin] + lambda * (corners[iMax] - corners[iMin]))
+        }
+        let iNear = values.indices.min { abs(values[$0]) < abs(values[$1]) }!
+        return corners[iNear]
+    }
+
+    /// Rounded to integers and clamped to [0, boxSide]²; a non-finite coordinate becomes 0.
+    private static func clampToBox(_ p: SIMD2<Double>) -> SIMD2<Double> {
+        func one(_ v: Double) -> Double { v.isFinite ? min(max(v.rounded(), 0), Packed.boxSide) : 0 }
+        return SIMD2(one(p.x), one(p.y))
+    }
+}
