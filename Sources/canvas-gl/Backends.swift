@@ -26,6 +26,10 @@ struct GPUOptions: ParsableArguments {
           help: "Raster atlas on llvmpipe: bake colour × coverage into a BGRA8 atlas of rectangles (Mesa's linear rasterizer); --no-paint-atlas keeps R8 coverage and trapezoid bands.")
     var paintAtlas = true
 
+    @Option(name: .customLong("blend-route"),
+            help: "How blend modes other than normal read the destination: framebuffer-fetch or destination-copy (default: fetch where the driver has it).")
+    var blendRoute: String?
+
     func validate() throws {
         _ = try glesOptions()
     }
@@ -43,7 +47,15 @@ struct GPUOptions: ParsableArguments {
             }
             strategy = s
         }
-        return GLESOptions(device: selection, pathStrategy: strategy, paintAtlas: paintAtlas)
+        var route: BlendRoute?
+        if let blendRoute {
+            guard let r = BlendRoute(rawValue: blendRoute) else {
+                let all = BlendRoute.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ValidationError("--blend-route: unknown route \"\(blendRoute)\" (expected one of: \(all))")
+            }
+            route = r
+        }
+        return GLESOptions(device: selection, pathStrategy: strategy, paintAtlas: paintAtlas, blendRoute: route)
     }
 }
 

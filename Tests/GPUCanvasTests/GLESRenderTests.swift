@@ -254,16 +254,16 @@ extension GLESRenderTests {
         }
     }
 
-    /// Blend modes other than normal are not drawn yet: a clear error, not a wrong picture.
-    func testUnsupportedBlendModeIsAnError() throws {
+    /// A blend mode raw value outside CoreGraphics' 28 is a clear error, not a guess.
+    func testUnknownBlendModeIsAnError() throws {
         let r = try Self.renderer(.rasterAtlas)
         XCTAssertThrowsError(try r.render(size: CGSize(width: 4, height: 4)) { ctx, _ in
             var c = ctx
-            c.blendMode = .multiply
+            c.blendMode = GraphicsContext.BlendMode(rawValue: 99)
             c.fill(Path(CGRect(x: 0, y: 0, width: 1, height: 1)), with: .color(.black))
         }) { error in
-            guard case RenderError.unsupported(let text) = error else { return XCTFail("\(error)") }
-            XCTAssertTrue(text.contains("multiply"), text)
+            guard case RenderError.invalidGeometry(let text) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(text.contains("blend mode raw value 99"), text)
         }
     }
 

@@ -31,11 +31,26 @@ enum TextureRef: Hashable, CustomStringConvertible {
     case frame
     /// A coverage atlas (raster-atlas strategy), or the float accumulation atlas (GPU tessellation).
     case atlas(Int)
+    /// Gradient parameters and stops, one row per paint (RGBA32F).
+    case paintData
+    /// The layer open at nesting depth n (`drawLayer`, or a `clipToLayer` content), frame format.
+    case layer(Int)
+    /// The clip mask used at nesting depth n (R8, coverage of the clip region).
+    case mask(Int)
+    /// One clip shape's coverage while a mask at depth n is built (R8).
+    case clipCoverage(Int)
+    /// A copy of the target's pixels under a draw, for shader blending without framebuffer fetch.
+    case destinationCopy
 
     var description: String {
         switch self {
         case .frame: return "frame"
         case .atlas(let i): return "atlas\(i)"
+        case .paintData: return "paintData"
+        case .layer(let i): return "layer\(i)"
+        case .mask(let i): return "mask\(i)"
+        case .clipCoverage(let i): return "clipCoverage\(i)"
+        case .destinationCopy: return "destinationCopy"
         }
     }
 }
@@ -43,13 +58,14 @@ enum TextureRef: Hashable, CustomStringConvertible {
 /// Texel formats the backend allocates.
 enum TextureFormat: String, CustomStringConvertible {
     /// bgra8: B, G, R, A bytes in memory (GL_EXT_texture_format_BGRA8888), llvmpipe's native 8-bit layout.
-    case rgba8, bgra8, r8, r16f, r32f
+    case rgba8, bgra8, r8, r16f, r32f, rgba32f
 
     var bytesPerTexel: Int {
         switch self {
         case .rgba8, .bgra8, .r32f: return 4
         case .r8: return 1
         case .r16f: return 2
+        case .rgba32f: return 16
         }
     }
     var description: String { rawValue }
@@ -73,6 +89,15 @@ enum Pipeline: String, CaseIterable, CustomStringConvertible {
     case tessAccumulate
     /// GPU tessellation: fill rule on the accumulated area × instance colour, source-over into the frame.
     case tessCover
+    /// The compositing encoder: coverage (either kind) × clip × paint (colour, gradient, layer), source-over
+    /// by fixed function.
+    case composite
+    /// The same, blended in the shader with any of the 28 modes, the destination read by framebuffer fetch.
+    case compositeFetch
+    /// The same, the destination read from a copy of the target (`destinationCopy`), for GPUs without fetch.
+    case compositeCopy
+    /// Multiplies a clip mask by a coverage or a layer's alpha (blend ZERO, SRC_COLOR).
+    case maskMultiply
 
     /// The file in `Sources/Shaders/programs` holding the program.
     var programName: String {
@@ -81,26 +106,41 @@ enum Pipeline: String, CaseIterable, CustomStringConvertible {
         case .atlasBlit: return "atlas_blit"
         case .tessAccumulate: return "tess_accumulate"
         case .tessCover: return "tess_cover"
+        case .composite: return "composite"
+        case .compositeFetch: return "composite_fetch"
+        case .compositeCopy: return "composite_copy"
+        case .maskMultiply: return "mask_multiply"
         }
     }
+
+    /// Programs that need a driver extension; built only where it is present.
+    var requiredExtension: String? { self == .compositeFetch ? "GL_EXT_shader_framebuffer_fetch" : nil }
 
     enum Blend: Equatable, CustomStringConvertible {
         /// (ONE, ONE_MINUS_SRC_ALPHA): premultiplied source-over.
         case sourceOver
         /// (ONE, ONE): accumulation.
         case additive
+        /// (ZERO, SRC_COLOR): the destination multiplied by the source.
+        case multiply
+        /// Blending off: the shader writes the final value.
+        case replace
         var description: String {
             switch self {
             case .sourceOver: return "one, oneMinusSrcAlpha"
             case .additive: return "one, one"
+            case .multiply: return "zero, srcColor"
+            case .replace: return "off"
             }
         }
     }
 
     var blend: Blend {
         switch self {
-        case .atlasCover, .atlasBlit, .tessCover: return .sourceOver
+        case .atlasCover, .atlasBlit, .tessCover, .composite: return .sourceOver
         case .tessAccumulate: return .additive
+        case .compositeFetch, .compositeCopy: return .replace
+        case .maskMultiply: return .multiply
         }
     }
 
@@ -109,6 +149,16 @@ enum Pipeline: String, CaseIterable, CustomStringConvertible {
         switch self {
         case .atlasCover, .atlasBlit, .tessCover: return CoverInstance.stride
         case .tessAccumulate: return SegmentInstance.stride
+        case .composite, .compositeFetch, .compositeCopy, .maskMultiply: return CompositeInstance.stride
+        }
+    }
+
+    /// Vertex attribute locations the instance layout uses.
+    var attributeCount: Int {
+        switch self {
+        case .tessAccumulate, .atlasBlit: return 2
+        case .atlasCover, .tessCover: return 4
+        case .composite, .compositeFetch, .compositeCopy, .maskMultiply: return 5
         }
     }
 
@@ -140,6 +190,70 @@ struct CoverInstance {
         self.u = u; self.v = v; self.rule = rule; self.oneRow = oneRow ? 1 : 0
         self.r = r; self.g = g; self.b = b; self.a = a
         self.leftTop = leftTop; self.leftBottom = leftBottom; self.rightTop = rightTop; self.rightBottom = rightBottom
+    }
+}
+
+/// One rectangle or trapezoid of the compositing encoder's programs: 48 bytes.
+///
+/// The device rectangle; the atlas texel of its top-left corner, the fill rule and where its coverage comes
+/// from (`CoverageSource`); the trapezoid insets (1/16 px); the paint (`PaintSource`) and its row in the
+/// paint data; and a premultiplied colour that multiplies the paint (a solid colour × opacity, or opacity
+/// in all four channels for gradients and layers).
+struct CompositeInstance {
+    static let stride = 48
+    var x: Int16, y: Int16, w: Int16, h: Int16
+    var u: Int16, v: Int16, rule: Int16, coverage: Int16
+    var leftTop: Int16 = 0, leftBottom: Int16 = 0, rightTop: Int16 = 0, rightBottom: Int16 = 0
+    var paint: Int16, paintRow: Int16, reserved0: Int16 = 0, reserved1: Int16 = 0
+    var r: Float, g: Float, b: Float, a: Float
+
+    /// How `coverage` is read (the shader's `COVERAGE_*` constants).
+    enum CoverageSource: Int16 {
+        /// The atlas texel is coverage with the rule applied (raster atlas).
+        case atlas = 0
+        /// The atlas texel is signed area; the rule is applied in the shader (GPU tessellation).
+        case accumulated = 1
+        /// Coverage 1 everywhere (a layer composite).
+        case full = 2
+        /// The atlas texel is coverage, and what is drawn is 1 − it (an inverse clip's coverage).
+        case atlasInverse = 3
+        /// Signed area with the rule, inverted.
+        case accumulatedInverse = 4
+    }
+
+    /// What the paint is (the shader's `PAINT_*` constants).
+    enum PaintSource: Int16 {
+        case solid = 0
+        case gradient = 1
+        /// The bound source texture (a layer), 1:1 at device pixels, transparent outside its rectangle.
+        case source = 2
+        /// The bound source texture's alpha in all four channels (a `clipToLayer` mask's content).
+        case sourceAlpha = 3
+        /// The bound source texture's red channel in all four (a clip shape's coverage).
+        case sourceRed = 4
+    }
+}
+
+/// The per-draw-call state of the compositing programs.
+struct CompositeState: Equatable, CustomStringConvertible {
+    /// `GraphicsContext.BlendMode.rawValue` (shader-blended pipelines).
+    var blendMode: Int32 = 0
+    /// The clip mask and the device rectangle it covers (nil: no clip).
+    var clip: (ref: TextureRef, rect: PixelRect)?
+    /// The texture `PaintSource.source…` reads and the device rectangle it covers.
+    var source: (ref: TextureRef, rect: PixelRect)?
+
+    static func == (l: CompositeState, r: CompositeState) -> Bool {
+        l.blendMode == r.blendMode && l.clip?.ref == r.clip?.ref && l.clip?.rect == r.clip?.rect
+            && l.source?.ref == r.source?.ref && l.source?.rect == r.source?.rect
+    }
+
+    var description: String {
+        var parts: [String] = []
+        if blendMode != 0 { parts.append("blend \(GraphicsContext.BlendMode(rawValue: blendMode))") }
+        if let c = clip { parts.append("clip \(c.ref) at \(c.rect.x),\(c.rect.y) \(c.rect.width)×\(c.rect.height)") }
+        if let s = source { parts.append("source \(s.ref) at \(s.rect.x),\(s.rect.y) \(s.rect.width)×\(s.rect.height)") }
+        return parts.isEmpty ? "plain" : parts.joined(separator: ", ")
     }
 }
 
@@ -178,6 +292,10 @@ struct TexelRect: Equatable, CustomStringConvertible {
 
 enum GPUCommand {
     case bindPipeline(Pipeline)
+    /// Sets the compositing programs' per-draw-call uniforms and binds their clip and source textures.
+    case setComposite(CompositeState)
+    /// Copies the target's texels in `rect` (target texels) into `destinationCopy` at the same place.
+    case copyDestination(TexelRect)
     case bindTexture(unit: Int, TextureRef)
     /// Copies `staging[range]` into the instance buffer at `bufferOffset`.
     case uploadInstances(range: Range<Int>, bufferOffset: Int, count: Int, pipeline: Pipeline)
@@ -190,6 +308,8 @@ enum GPUCommand {
 
 struct RenderPass {
     var target: TextureRef
+    /// The device pixel the target's texel (0, 0) shows (a layer's or mask's box origin; 0 for the frame).
+    var originX = 0, originY = 0
     var load: LoadOp
     /// Restricts the load op's clear (nil: the whole target).
     var clearRect: TexelRect?
@@ -317,6 +437,7 @@ struct CommandBuffer: CustomStringConvertible {
         for t in textures { lines.append("  texture \(t.ref) \(t.desc)") }
         for (i, pass) in passes.enumerated() {
             var head = "  pass \(i) → \(pass.target) load: \(pass.load)"
+            if pass.originX != 0 || pass.originY != 0 { head += " origin (\(pass.originX), \(pass.originY))" }
             if let r = pass.clearRect { head += " in \(r)" }
             lines.append(head + " store: \(pass.store)")
             for c in pass.commands {
@@ -326,6 +447,10 @@ struct CommandBuffer: CustomStringConvertible {
                     text = "bind pipeline \(p) (program \(p.programName), blend \(p.blend))"
                 case .bindTexture(let unit, let t):
                     text = "bind texture unit \(unit) \(t)"
+                case .setComposite(let state):
+                    text = "set composite \(state)"
+                case .copyDestination(let r):
+                    text = "copy destination \(r)"
                 case .uploadInstances(let range, let offset, let count, let p):
                     text = "upload instances \(bytes(range.count)) to instances+\(offset) (\(count) \(p) records) from staging[\(range.lowerBound)..<\(range.upperBound)]"
                 case .uploadTexture(let t, let rect, let format, let source):

@@ -35,8 +35,8 @@ final class Executor {
     private let cache: GLStateCache
     private let resources: GLResources
     private let programs: [Pipeline: GLProgram]
-    /// Last u_targetSize set per program.
-    private var targetSizes: [GLuint: (Int, Int)] = [:]
+    /// Last u_targetSize and u_targetOrigin set per program.
+    private var targetSizes: [GLuint: (Int, Int, Int, Int)] = [:]
 
     init(context: GLContext, cache: GLStateCache, resources: GLResources, programs: [Pipeline: GLProgram]) {
         self.context = context
@@ -89,12 +89,42 @@ final class Executor {
                     cache.useProgram(program.id)
                     cache.setBlend(p.blend)
                     cache.bindVertexArray(resources.vertexArray(p))
-                    if targetSizes[program.id].map({ $0 != size }) ?? true {
+                    let key = (size.0, size.1, pass.originX, pass.originY)
+                    if targetSizes[program.id].map({ $0 != key }) ?? true {
                         glUniform2f(program.targetSize, Float(size.0), Float(size.1))
-                        if program.atlas >= 0 { glUniform1i(program.atlas, 0) }
-                        targetSizes[program.id] = size
+                        let origin = program.uniform("u_targetOrigin")
+                        if origin >= 0 { glUniform2i(origin, GLint(pass.originX), GLint(pass.originY)) }
+                        targetSizes[program.id] = key
                     }
                     currentPipeline = p
+                case .setComposite(let state):
+                    guard let p = currentPipeline, let program = programs[p] else {
+                        throw RenderError.gpu("internal: composite state without a pipeline bound")
+                    }
+                    func rect(_ name: String, _ r: PixelRect?) {
+                        let l = program.uniform(name)
+                        guard l >= 0 else { return }
+                        let r = r ?? PixelRect(x: 0, y: 0, width: 0, height: 0)
+                        glUniform4i(l, GLint(r.x), GLint(r.y), GLint(r.width), GLint(r.height))
+                    }
+                    let mode = program.uniform("u_blendMode")
+                    if mode >= 0 { glUniform1i(mode, GLint(state.blendMode)) }
+                    rect("u_clipRect", state.clip?.rect)
+                    rect("u_sourceRect", state.source?.rect)
+                    if let c = state.clip {
+                        guard let t = textures[c.ref] else { throw RenderError.gpu("internal: texture \(c.ref) undeclared") }
+                        cache.bindTexture(unit: 2, t.id)
+                    }
+                    if let s = state.source {
+                        guard let t = textures[s.ref] else { throw RenderError.gpu("internal: texture \(s.ref) undeclared") }
+                        cache.bindTexture(unit: 3, t.id)
+                    }
+                case .copyDestination(let r):
+                    guard let t = textures[.destinationCopy] else { throw RenderError.gpu("internal: destinationCopy undeclared") }
+                    cache.bindTexture(unit: 4, t.id)
+                    cache.selectUnit(4)
+                    glCopyTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, GLint(r.x), GLint(r.y), GLint(r.x), GLint(r.y),
+                                        GLsizei(r.width), GLsizei(r.height))
                 case .bindTexture(let unit, let ref):
                     guard let t = textures[ref] else { throw RenderError.gpu("internal: texture \(ref) undeclared") }
                     cache.bindTexture(unit: unit, t.id)
@@ -184,6 +214,12 @@ final class Executor {
         case .tessAccumulate:
             glVertexAttribPointer(0, 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, ptr(0))
             glVertexAttribPointer(1, 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, ptr(16))
+        case .composite, .compositeFetch, .compositeCopy, .maskMultiply:
+            glVertexAttribIPointer(0, 4, GLenum(GL_SHORT), stride, ptr(0))
+            glVertexAttribIPointer(1, 4, GLenum(GL_SHORT), stride, ptr(8))
+            glVertexAttribIPointer(2, 4, GLenum(GL_SHORT), stride, ptr(16))
+            glVertexAttribIPointer(3, 4, GLenum(GL_SHORT), stride, ptr(24))
+            glVertexAttribPointer(4, 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, ptr(32))
         }
     }
 }

@@ -98,17 +98,21 @@ public struct GLESOptions: Sendable, Equatable, Hashable, CustomStringConvertibl
     /// (used where the device is a software rasterizer offering GL_EXT_texture_format_BGRA8888). False: R8
     /// coverage × instance colour, trapezoid bands, RGBA8 frame.
     public var paintAtlas: Bool
+    /// How blend modes other than `.normal` read the destination; nil: framebuffer fetch where the driver
+    /// has it, else a destination copy. Forcing `.destinationCopy` on llvmpipe tests the route NVIDIA takes.
+    public var blendRoute: BlendRoute?
 
     public enum CoverageFormat: String, Sendable, Equatable, Hashable, CaseIterable {
         case r8, r16f, r32f
     }
 
     public init(device: GLESDeviceSelection = .auto, pathStrategy: PathStrategyKind? = nil,
-                coverageFormat: CoverageFormat = .r8, paintAtlas: Bool = true) {
+                coverageFormat: CoverageFormat = .r8, paintAtlas: Bool = true, blendRoute: BlendRoute? = nil) {
         self.device = device
         self.pathStrategy = pathStrategy
         self.coverageFormat = coverageFormat
         self.paintAtlas = paintAtlas
+        self.blendRoute = blendRoute
     }
 
     public var description: String {
@@ -116,6 +120,7 @@ public struct GLESOptions: Sendable, Equatable, Hashable, CustomStringConvertibl
         if let pathStrategy { s += ", pathStrategy: \(pathStrategy)" }
         if coverageFormat != .r8 { s += ", coverageFormat: \(coverageFormat.rawValue)" }
         if !paintAtlas { s += ", paintAtlas: false" }
+        if let blendRoute { s += ", blendRoute: \(blendRoute)" }
         return s + ")"
     }
 }
@@ -182,11 +187,13 @@ final class GLESBackend: RenderBackend {
     let options: GLESOptions
     let context: GLContext
     let strategyKind: PathStrategyKind
+    /// How blend modes other than `.normal` read the destination.
+    let blendRoute: BlendRoute
     private let cache = GLStateCache()
     private let resources: GLResources
     private var programs: [Pipeline: GLProgram] = [:]
     private let executor: Executor
-    private let planner = Planner()
+    private let planner: Planner
     private let strategy: PathStrategy
     private var commandBuffer = CommandBuffer()
     private(set) var lastTimings = GLESFrameTimings()
@@ -197,8 +204,10 @@ final class GLESBackend: RenderBackend {
     /// `atlasSizeLimit` (tests): atlases no larger than this, so that a small scene fills several.
     /// `partPixelLimit` (tests): raster-atlas frames are staged and replayed in parts of at most this many
     /// box pixels (`RasterAtlasStrategy.partPixels`), so that a small scene takes several.
-    init(options: GLESOptions, atlasSizeLimit: Int? = nil, partPixelLimit: Int? = nil) throws {
+    init(options: GLESOptions, atlasSizeLimit: Int? = nil, partPixelLimit: Int? = nil,
+         features: Lowering.Features = .drawnByBothBackends) throws {
         self.options = options
+        planner = Planner(features: features)
         let context = try GLContext(selection: options.device)
         defer { context.releaseCurrent() }
         self.context = context
@@ -230,6 +239,7 @@ final class GLESBackend: RenderBackend {
         var built: [Pipeline: GLProgram] = [:]
         do {
             for p in Pipeline.allCases {
+                if let e = p.requiredExtension, !context.has(e) { continue }
                 built[p] = try GLProgram.build(named: p.programName)
                 resources.programCreated()
             }
@@ -238,6 +248,11 @@ final class GLESBackend: RenderBackend {
             throw error
         }
         programs = built
+        let fetch = context.has("GL_EXT_shader_framebuffer_fetch")
+        if options.blendRoute == .framebufferFetch && !fetch {
+            throw RenderError.gpu("the framebuffer-fetch blend route needs GL_EXT_shader_framebuffer_fetch, which \(context.renderer) lacks; use destination-copy")
+        }
+        blendRoute = options.blendRoute ?? (fetch ? .framebufferFetch : .destinationCopy)
         executor = Executor(context: context, cache: cache, resources: resources, programs: built)
         try context.check("creating the renderer")
     }
@@ -258,7 +273,8 @@ final class GLESBackend: RenderBackend {
         var timings = GLESFrameTimings()
         hasFrame = false
         let executor = self.executor
-        try planner.plan(recording, target: target, strategy: strategy, into: &commandBuffer, timings: &timings) {
+        try planner.plan(recording, target: target, strategy: strategy, blendRoute: blendRoute,
+                         into: &commandBuffer, timings: &timings) {
             _ = try executor.execute($0, timings: &$1)
         }
         guard let image = try executor.execute(commandBuffer, timings: &timings) else {

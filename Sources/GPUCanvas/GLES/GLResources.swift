@@ -120,8 +120,7 @@ final class GLResources {
         stats.vertexArrays += 1
         vertexArrays[pipeline] = v
         cache.bindVertexArray(v)
-        let attributes: [GLuint] = pipeline == .tessAccumulate || pipeline == .atlasBlit ? [0, 1] : [0, 1, 2, 3]
-        for a in attributes {
+        for a in 0 ..< GLuint(pipeline.attributeCount) {
             glEnableVertexAttribArray(a)
             glVertexAttribDivisor(a, 1)
         }
@@ -172,6 +171,7 @@ final class GLResources {
         case .r8: return (GL_R8, GLenum(GL_RED), GLenum(GL_UNSIGNED_BYTE))
         case .r16f: return (GL_R16F, GLenum(GL_RED), GLenum(GL_HALF_FLOAT))
         case .r32f: return (GL_R32F, GLenum(GL_RED), GLenum(GL_FLOAT))
+        case .rgba32f: return (GL_RGBA32F, GLenum(GL_RGBA), GLenum(GL_FLOAT))
         }
     }
 }

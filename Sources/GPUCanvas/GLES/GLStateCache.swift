@@ -51,6 +51,12 @@ final class GLStateCache {
             glEnable(GLenum(GL_BLEND))
             glBlendEquation(GLenum(GL_FUNC_ADD))
             glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE))
+        case .multiply?:
+            glEnable(GLenum(GL_BLEND))
+            glBlendEquation(GLenum(GL_FUNC_ADD))
+            glBlendFunc(GLenum(GL_ZERO), GLenum(GL_SRC_COLOR))
+        case .replace?:
+            glDisable(GLenum(GL_BLEND))
         }
     }
 
@@ -84,9 +90,21 @@ final class GLStateCache {
         glBindTexture(GLenum(GL_TEXTURE_2D), id)
     }
 
-    /// For uploads: binds `id` on the active unit and records that it is bound there.
+    /// Makes `unit` the active texture unit (for calls that act on the active unit's texture).
+    func selectUnit(_ unit: Int) {
+        if activeUnit != unit {
+            glActiveTexture(GLenum(GL_TEXTURE0 + Int32(unit)))
+            activeUnit = unit
+        }
+    }
+
+    /// The unit uploads and allocations bind on, so that they never replace a texture a draw samples (the
+    /// compositing programs sample units 0–4).
+    static let uploadUnit = 7
+
+    /// For uploads: binds `id` on the upload unit and records that it is bound there.
     func bindTextureForUpload(_ id: GLuint) {
-        bindTexture(unit: activeUnit ?? 0, id)
+        bindTexture(unit: Self.uploadUnit, id)
     }
 
     /// Forget a deleted object so a recycled name is bound again.

@@ -146,8 +146,43 @@ protocol PathStrategy: AnyObject {
     var kind: PathStrategyKind { get }
     /// The frame target's texel format (what the strategy's programs blend into).
     var frameFormat: TextureFormat { get }
+    /// The fast path: coverage and source-over compositing of solid colours into the frame, in one go.
     func encode(_ paths: [PreparedPath], stores: [Polygons], frame: FrameEncoding,
                 into cb: inout CommandBuffer, timings: inout GLESFrameTimings) throws
+    /// Coverage only, for the compositing encoder (`CompositingEncoder`): bands in atlas batches.
+    func coverage(_ paths: [PreparedPath], stores: [Polygons], into cb: inout CommandBuffer) -> CoverageSet
+}
+
+/// One rectangle (or trapezoid) of a shape's coverage in the atlas: device pixels, the atlas texel of its
+/// top-left corner, the fill rule (for accumulated coverage), the atlas batch it lives in, and the insets of a
+/// trapezoid band's sides in 1/16 px.
+struct CoverBand {
+    var x: Int16, y: Int16, w: Int16, h: Int16
+    var u: Int16, v: Int16, rule: Int16, batch: Int16
+    var leftTop: Int16 = 0, leftBottom: Int16 = 0, rightTop: Int16 = 0, rightBottom: Int16 = 0
+}
+
+/// What makes the atlas hold one batch's coverage: texture uploads (raster atlas) or an accumulation pass
+/// (GPU tessellation). Batches are used in order; each overwrites the atlas.
+struct CoverageBatch {
+    var uploads: [GPUCommand] = []
+    var pass: RenderPass?
+}
+
+/// A path strategy's coverage of a frame's shapes.
+struct CoverageSet {
+    enum Kind {
+        /// Coverage 0…1 with the fill rule applied (raster atlas).
+        case coverage
+        /// Signed area (GPU tessellation): the fill rule is applied when sampled.
+        case accumulated
+    }
+    var kind: Kind
+    var atlasFormat: TextureFormat
+    var bands: [CoverBand] = []
+    /// The bands of each shape (by index into the shapes given), in batch order.
+    var shapeBands: [Range<Int>] = []
+    var batches: [CoverageBatch] = []
 }
 
 extension PathStrategy {
@@ -226,12 +261,19 @@ final class Planner {
     /// Below this many coverage pixels (÷ 8) per frame, threads cost more than they save.
     static let parallelThreshold = Lowering.parallelThreshold
 
-    private let lowering = Lowering()
+    private let lowering: Lowering
     private var prepared: [PreparedPath] = []
+    private let compositing = CompositingEncoder()
+
+    init(features: Lowering.Features = .drawnByBothBackends) { lowering = Lowering(features: features) }
 
     /// Plans `recording` into `cb` (which is reset first).
     /// `replay` executes a part of a frame that is planned in parts (`FrameEncoding.submitPart`).
-    func plan(_ recording: Recording, target: RenderTarget, strategy: PathStrategy,
+    ///
+    /// A frame of plain draws (solid colours, `.normal`, no clip, no layer) takes the strategy's fast path,
+    /// coverage and compositing in one (`PathStrategy.encode`, the baked-colour atlas on llvmpipe); any
+    /// other frame goes through the compositing encoder.
+    func plan(_ recording: Recording, target: RenderTarget, strategy: PathStrategy, blendRoute: BlendRoute,
               into cb: inout CommandBuffer, timings: inout GLESFrameTimings,
               replay: ((CommandBuffer, inout GLESFrameTimings) throws -> Void)? = nil) throws {
         cb.reset()
@@ -240,7 +282,13 @@ final class Planner {
         let stores = lowered.stores
         prepared.removeAll(keepingCapacity: true)
         guard lowered.isSolidSourceOver else {
-            throw RenderError.gpu("internal: the GLES planner got a frame with clips, layers or paints it does not draw")
+            let t1 = DispatchTime.now().uptimeNanoseconds
+            timings.geometry += Double(t1 - t0) / 1e9
+            try compositing.encode(lowered, strategy: strategy, frameFormat: strategy.frameFormat,
+                                   clearColor: recording.isOpaque ? RGBA(r: 0, g: 0, b: 0, a: 1) : .transparent,
+                                   route: blendRoute, into: &cb)
+            timings.coverage += Double(DispatchTime.now().uptimeNanoseconds - t1) / 1e9
+            return
         }
         for op in lowered.ops {
             guard case .draw(let d) = op, case .solid(let paint) = d.paint else { continue }

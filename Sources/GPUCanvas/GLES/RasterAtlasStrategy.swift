@@ -160,12 +160,23 @@ final class RasterAtlasStrategy: PathStrategy {
         self.workers = workers
     }
 
-    func encode(_ paths: [PreparedPath], stores: [Polygons], frame: FrameEncoding,
-                into cb: inout CommandBuffer, timings: inout GLESFrameTimings) throws {
-        guard !paths.isEmpty else { return }
-        let pieceW = min(maxPiece.width, atlasWidth), pieceH = min(maxPiece.height, atlasMaxHeight)
+    /// Coverage of `paths` for the compositing encoder: R8 (or R16F/R32F) coverage with the fill rule
+    /// applied, staged whole (the general route is not split into parts).
+    func coverage(_ paths: [PreparedPath], stores: [Polygons], into cb: inout CommandBuffer) -> CoverageSet {
+        var set = CoverageSet(kind: .coverage, atlasFormat: format)
+        set.shapeBands = [Range<Int>](repeating: 0 ..< 0, count: paths.count)
+        guard !paths.isEmpty else { return set }
+        cutPieces(paths)
+        pieces.removeAll(keepingCapacity: true)
+        pieces.append(contentsOf: framePieces)
+        var staged: CoverageSet? = set
+        encodePart(paths, stores: stores, frame: nil, into: &cb, general: &staged)
+        return staged!
+    }
 
-        // 1. Pieces.
+    /// Step 1: every path's box cut into pieces of at most `maxPiece`, in `framePieces`.
+    private func cutPieces(_ paths: [PreparedPath]) {
+        let pieceW = min(maxPiece.width, atlasWidth), pieceH = min(maxPiece.height, atlasMaxHeight)
         framePieces.removeAll(keepingCapacity: true)
         for (i, p) in paths.enumerated() {
             var y = p.box.y
@@ -180,6 +191,13 @@ final class RasterAtlasStrategy: PathStrategy {
                 y += h
             }
         }
+    }
+
+    func encode(_ paths: [PreparedPath], stores: [Polygons], frame: FrameEncoding,
+                into cb: inout CommandBuffer, timings: inout GLESFrameTimings) throws {
+        guard !paths.isEmpty else { return }
+        // 1. Pieces.
+        cutPieces(paths)
         // Paint form: each path's colour as 8.24 fixed point, so texel = round(colour × coverage) for
         // coverage 0…255 ((cov · C + 2^23) >> 24 stays below 2^32).
         paintColors.removeAll(keepingCapacity: true)
@@ -202,16 +220,18 @@ final class RasterAtlasStrategy: PathStrategy {
             if start > 0 { try frame.submitPart(&cb, timings: &timings) }
             pieces.removeAll(keepingCapacity: true)
             pieces.append(contentsOf: framePieces[start ..< end])
-            encodePart(paths, stores: stores, frame: frame, into: &cb)
+            var none: CoverageSet?
+            encodePart(paths, stores: stores, frame: frame, into: &cb, general: &none)
             start = end
         }
     }
 
-    /// Steps 2–5 for `pieces`.
-    private func encodePart(_ paths: [PreparedPath], stores: [Polygons], frame: FrameEncoding,
-                            into cb: inout CommandBuffer) {
+    /// Steps 2–5 for `pieces`. With `general`, steps 2–4 only, in the coverage form: the bands and the
+    /// atlas uploads go into `general` for the compositing encoder instead of instances and draws.
+    private func encodePart(_ paths: [PreparedPath], stores: [Polygons], frame: FrameEncoding?,
+                            into cb: inout CommandBuffer, general: inout CoverageSet?) {
         let bpp = format.bytesPerTexel
-        let paint = self.paint
+        let paint = self.paint && general == nil
         let atlasFormat: TextureFormat = paint ? .bgra8 : format
         let atlasBpp = atlasFormat.bytesPerTexel
         let pad = paint ? 0 : CoverageAccumulator.bandPadding
@@ -338,6 +358,61 @@ final class RasterAtlasStrategy: PathStrategy {
             maxUsed = max(maxUsed, batches[b].usedHeight)
         }
         cb.declare(.atlas(0), TextureDesc(width: atlasWidth, height: maxUsed, format: atlasFormat))
+        if general != nil {
+            // Band texels into the shelves (as below, coverage form), then the bands and uploads for the encoder.
+            let stagingBase = cb.staging.base
+            let base = UncheckedSendable(stagingBase)
+            let states = UncheckedSendable(workerState)
+            var firstBand: [Int] = []
+            var n = 0
+            for worker in workerState.prefix(ranges.count) { firstBand.append(n); n += worker.bands.count }
+            let batchList = batches
+            parallelForEach(ranges.count) { w in
+                let worker = states.value[w]
+                var batch = 0
+                for (k, band) in worker.bands.enumerated() {
+                    let g = firstBand[w] + k
+                    while g >= batchList[batch].bands.upperBound { batch += 1 }
+                    let src = worker.arena.pointer + band.arenaOffset
+                    let shelf = batchList[batch].shelves[band.shelf]
+                    let atlasRowBytes = shelf.used * atlasBpp
+                    let dst = base.value + batchList[batch].shelfStaging[band.shelf]
+                        + (band.atlasY - shelf.y) * atlasRowBytes + band.atlasX * atlasBpp
+                    let rowBytes = band.texelWidth * bpp
+                    for r in 0 ..< band.rect.height {
+                        (dst + r * atlasRowBytes).copyMemory(from: src + r * rowBytes, byteCount: rowBytes)
+                    }
+                }
+            }
+            var g = 0, batch = 0
+            for worker in workerState.prefix(ranges.count) {
+                for band in worker.bands {
+                    while g >= batches[batch].bands.upperBound { batch += 1 }
+                    let path = pieces[band.piece].path
+                    let i = general!.bands.count
+                    let r = general!.shapeBands[path]
+                    general!.shapeBands[path] = r.isEmpty ? i ..< i + 1 : r.lowerBound ..< i + 1
+                    general!.bands.append(CoverBand(x: Int16(band.rect.x), y: Int16(band.rect.y),
+                                                    w: Int16(band.rect.width), h: Int16(band.rect.height),
+                                                    u: Int16(band.atlasX), v: Int16(band.atlasY),
+                                                    rule: paths[path].rule.rawValue, batch: Int16(batch),
+                                                    leftTop: band.insets.0, leftBottom: band.insets.1,
+                                                    rightTop: band.insets.2, rightBottom: band.insets.3))
+                    g += 1
+                }
+            }
+            for batch in batches {
+                var prepare = CoverageBatch()
+                for (shelf, staging) in zip(batch.shelves, batch.shelfStaging) {
+                    prepare.uploads.append(.uploadTexture(.atlas(0), rect: TexelRect(x: 0, y: shelf.y, width: shelf.used,
+                                                                                     height: shelf.height),
+                                                          format: atlasFormat, source: staging))
+                }
+                general!.batches.append(prepare)
+            }
+            return
+        }
+        guard let frame else { return }
         let instanceStart = cb.reserveStaging(instanceBytes)
         let bufferOffset = cb.reserveInstances(instanceCount, pipeline: pipeline)
 

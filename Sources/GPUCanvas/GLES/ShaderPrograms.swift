@@ -127,6 +127,9 @@ struct ShaderSource: Equatable {
 }
 
 /// A linked program with the uniform locations the backend sets.
+///
+/// The program's GLSL is where its uniforms are declared: after linking, every active uniform's location is
+/// read into `uniforms`, and samplers are bound once to their units by name (`samplerUnits`).
 struct GLProgram {
     let id: GLuint
     let name: String
@@ -134,6 +137,16 @@ struct GLProgram {
     let atlas: GLint
     /// -1 when the program does not use it.
     let atlasSize: GLint
+    /// Every active uniform's location by name.
+    let uniforms: [String: GLint]
+
+    /// The texture unit of each sampler name, the same in every program.
+    static let samplerUnits: [String: GLint] = [
+        "u_atlas": 0, "u_paintData": 1, "u_clipMask": 2, "u_source": 3, "u_destination": 4,
+    ]
+
+    /// The location of `name`, -1 when the program does not use it.
+    func uniform(_ name: String) -> GLint { uniforms[name] ?? -1 }
 
     /// Compiles and links `name` from the shader library on the current context.
     static func build(named name: String) throws -> GLProgram {
@@ -164,10 +177,26 @@ struct GLProgram {
         }
         glDetachShader(program, vs)
         glDetachShader(program, fs)
+        var count: GLint = 0
+        glGetProgramiv(program, GLenum(GL_ACTIVE_UNIFORMS), &count)
+        var uniforms: [String: GLint] = [:]
+        var nameBuffer = [GLchar](repeating: 0, count: 256)
+        for i in 0 ..< GLuint(max(0, count)) {
+            var length: GLsizei = 0, size: GLint = 0, type: GLenum = 0
+            glGetActiveUniform(program, i, 256, &length, &size, &type, &nameBuffer)
+            let uniformName = String(decoding: nameBuffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            uniforms[uniformName] = glGetUniformLocation(program, uniformName)
+        }
+        // Samplers keep their units for the program's life.
+        glUseProgram(program)
+        for (sampler, unit) in samplerUnits {
+            if let location = uniforms[sampler] { glUniform1i(location, unit) }
+        }
+        glUseProgram(0)
         return GLProgram(id: program, name: name,
                          targetSize: glGetUniformLocation(program, "u_targetSize"),
                          atlas: glGetUniformLocation(program, "u_atlas"),
-                         atlasSize: glGetUniformLocation(program, "u_atlasSize"))
+                         atlasSize: glGetUniformLocation(program, "u_atlasSize"), uniforms: uniforms)
     }
 
     private static func compile(_ type: GLenum, _ source: String, _ what: String) throws -> GLuint {

@@ -27,6 +27,61 @@ final class TessellationStrategy: PathStrategy {
         atlasMaxHeight = min(2048, maxTextureSize)
     }
 
+    /// Coverage of `paths` for the compositing encoder: per batch an accumulation pass into the R32F atlas;
+    /// each piece is a band whose texels hold signed area (the encoder's program applies the fill rule).
+    func coverage(_ paths: [PreparedPath], stores: [Polygons], into cb: inout CommandBuffer) -> CoverageSet {
+        var set = CoverageSet(kind: .accumulated, atlasFormat: .r32f)
+        set.shapeBands = [Range<Int>](repeating: 0 ..< 0, count: paths.count)
+        guard !paths.isEmpty else { return set }
+        let layout = AtlasLayout(paths: paths, width: atlasWidth, maxHeight: atlasMaxHeight,
+                                 maxPiece: (atlasWidth / 2, atlasMaxHeight / 2))
+        var maxUsed = 0
+        for b in layout.batches { maxUsed = max(maxUsed, b.usedHeight) }
+        cb.declare(.atlas(0), TextureDesc(width: atlasWidth, height: maxUsed, format: .r32f))
+        segments.removeAll(keepingCapacity: true)
+        var batchSegments: [Range<Int>] = []
+        for (b, batch) in layout.batches.enumerated() {
+            let start = segments.count
+            for i in batch.pieces {
+                let piece = layout.pieces[i]
+                let p = paths[piece.path]
+                appendSegments(stores[p.store], contours: p.contours, piece: piece, antialiased: p.antialiased)
+                let k = set.bands.count
+                let r = set.shapeBands[piece.path]
+                set.shapeBands[piece.path] = r.isEmpty ? k ..< k + 1 : r.lowerBound ..< k + 1
+                set.bands.append(CoverBand(x: Int16(piece.rect.x), y: Int16(piece.rect.y), w: Int16(piece.rect.width),
+                                           h: Int16(piece.rect.height), u: Int16(piece.atlasX), v: Int16(piece.atlasY),
+                                           rule: p.rule.rawValue, batch: Int16(b)))
+            }
+            batchSegments.append(start ..< segments.count)
+        }
+        let segmentBytes = segments.count * SegmentInstance.stride
+        let segmentOffset = cb.reserveInstances(segments.count, pipeline: .tessAccumulate)
+        let staging = cb.reserveStaging(max(segmentBytes, 1))
+        segments.withUnsafeBytes { s in
+            if segmentBytes > 0 { (cb.staging.base + staging).copyMemory(from: s.baseAddress!, byteCount: segmentBytes) }
+        }
+        for (b, batch) in layout.batches.enumerated() {
+            var pass = RenderPass(target: .atlas(0), load: .clear(.transparent),
+                                  clearRect: TexelRect(x: 0, y: 0, width: atlasWidth, height: batch.usedHeight),
+                                  store: .store)
+            if b == 0, segmentBytes > 0 {
+                pass.commands.append(.uploadInstances(range: staging ..< staging + segmentBytes,
+                                                      bufferOffset: segmentOffset, count: segments.count,
+                                                      pipeline: .tessAccumulate))
+            }
+            let segs = batchSegments[b]
+            if !segs.isEmpty {
+                pass.commands.append(.bindPipeline(.tessAccumulate))
+                pass.commands.append(.draw(instanceCount: segs.count,
+                                           bufferOffset: segmentOffset + segs.lowerBound * SegmentInstance.stride,
+                                           pipeline: .tessAccumulate))
+            }
+            set.batches.append(CoverageBatch(uploads: [], pass: pass))
+        }
+        return set
+    }
+
     func encode(_ paths: [PreparedPath], stores: [Polygons], frame: FrameEncoding,
                 into cb: inout CommandBuffer, timings: inout GLESFrameTimings) throws {
         guard !paths.isEmpty else { return }

@@ -88,6 +88,8 @@ struct LoweredDraw {
 enum LoweredPaint {
     /// Premultiplied.
     case solid(RGBA)
+    /// Evaluated per pixel centre; premultiplied result.
+    case gradient(GradientPaint)
 }
 
 /// How a layer is composited into its parent when it closes.
@@ -154,7 +156,7 @@ final class Lowering {
     struct Features: OptionSet {
         let rawValue: Int
         static let clipsAndLayers = Features(rawValue: 1)
-        static let drawnByBothBackends: Features = []
+        static let drawnByBothBackends: Features = [.clipsAndLayers]
         static let all: Features = [.clipsAndLayers]
     }
     let features: Features
@@ -357,8 +359,8 @@ private struct Builder {
                 if error == nil, !features.contains(.clipsAndLayers) {
                     error = .unsupported("drawLayer (draw #\(l.content.firstDrawNumber ?? 0))")
                 }
-                if error == nil, l.state.blendMode != .normal {
-                    error = .unsupported("blend mode \(l.state.blendMode) (drawLayer, draw #\(l.content.firstDrawNumber ?? 0))")
+                if error == nil, !(0 ..< 28).contains(l.state.blendMode.rawValue) {
+                    error = .invalidGeometry("draw #\(l.content.firstDrawNumber ?? 0): layer blend mode raw value \(l.state.blendMode.rawValue) is not one of the 28 modes")
                 }
                 let clip = clipNode(l.state.clips, drawNumber: l.content.firstDrawNumber ?? 0)
                 if error == nil, l.state.opacity.isNaN {
@@ -422,8 +424,8 @@ private struct Builder {
     private func validate(_ d: DrawCommand) throws {
         func bad(_ what: String) -> RenderError { .invalidGeometry("draw #\(d.number): \(what)") }
         try Self.checkTransform(d.transform, drawNumber: d.number, what: "")
-        guard d.state.blendMode == .normal else {
-            throw RenderError.unsupported("blend mode \(d.state.blendMode) (draw #\(d.number))")
+        guard (0 ..< 28).contains(d.state.blendMode.rawValue) else {
+            throw bad("blend mode raw value \(d.state.blendMode.rawValue) is not one of the 28 modes")
         }
         if !features.contains(.clipsAndLayers), !d.state.clips.isEmpty {
             throw RenderError.unsupported("clips (draw #\(d.number))")
@@ -470,8 +472,14 @@ private struct Builder {
                 throw RenderError.invalidGeometry("draw #\(d.number): paint \(c) is not finite")
             }
             return .solid(c)
-        case .gradient, .styleGradient:
-            throw RenderError.unsupported("gradient shading (draw #\(d.number))")
+        case .gradient(let g):
+            return try GradientResolution.resolve(g, transform: d.transform.concatenating(target.deviceTransform),
+                                                  colorMode: colorMode, drawNumber: d.number).map { .gradient($0) }
+        case .styleGradient(let u):
+            // A style's UnitPoints map onto the drawn item's bounds: the path's, for fills and strokes alike.
+            return try GradientResolution.resolve(u.bound(to: d.path.boundingRect),
+                                                  transform: d.transform.concatenating(target.deviceTransform),
+                                                  colorMode: colorMode, drawNumber: d.number).map { .gradient($0) }
         }
     }
 

@@ -35,6 +35,15 @@ public final class CanvasRenderer {
         implementation = try GLESBackend(options: options, atlasSizeLimit: atlasSizeLimit, partPixelLimit: partPixelLimit)
     }
 
+    /// A renderer whose lowering lets `features` through (tests of features one backend is still learning).
+    init(backend: Backend, features: Lowering.Features) throws {
+        self.backend = backend
+        switch backend {
+        case .reference: implementation = ReferenceBackend(features: features)
+        case .gles(let o): implementation = try GLESBackend(options: o, features: features)
+        }
+    }
+
     /// Starts the backend. The default is the product: GLES on the `auto` device (the first hardware EGL
     /// device, else Mesa's surfaceless llvmpipe). Without a working EGL this throws `RenderError.gpu` naming
     /// what failed; `.reference` always starts.

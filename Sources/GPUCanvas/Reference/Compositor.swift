@@ -51,7 +51,7 @@ enum ReferenceCompositor {
             let k = s * c
             r = k + d * (1 - k.w)
         } else {
-            preconditionFailure("the lowering rejects blend mode \(mode) until both backends draw it")
+            r = BlendFormulas.withCoverage(mode, source: s, destination: d, coverage: c)
         }
         surface.pixels[o] = store(r.x)
         surface.pixels[o + 1] = store(r.y)

@@ -4,7 +4,8 @@
 // put every draw's and clip's contours in device space). For each op, in order:
 // - `draw`: the shape's contours become exact-area coverage (`CellRasterizer`) or 0/1 centre samples
 //   (`CentreSampler`, `antialiased: false`), row by row; each row span goes through the pipeline
-//   coverage × clip mask → shade (the paint's premultiplied colour per pixel) → blend into the current layer;
+//   coverage × clip mask → shade (the paint's premultiplied colour per pixel × opacity) → blend into the
+//   current layer: dst + coverage · (blend(src, dst) − dst);
 // - `pushLayer`: a new transparent layer over the op's box;
 // - `popLayer`: the layer's pixels are the source of one more blend into its parent, × opacity × clip, over
 //   the composite's box.
@@ -25,7 +26,8 @@
 /// ```
 final class ReferenceBackend: RenderBackend {
     var name: String { "reference (CPU)" }
-    private let lowering = Lowering()
+    private let lowering: Lowering
+    init(features: Lowering.Features = .drawnByBothBackends) { lowering = Lowering(features: features) }
 
     func render(_ recording: Recording, target: RenderTarget) throws -> RasterImage {
         let frame = try lowering.lower(recording, target: target)
@@ -104,8 +106,9 @@ struct ReferenceFrameRenderer {
     private mutating func draw(_ d: LoweredDraw, into surface: inout ReferenceSurface) {
         let polys = frame.stores[d.shape.store].subset(contours: d.shape.contours)
         let rule: CellRasterizer.Rule = d.shape.rule == .evenOdd ? .evenOdd : .nonZero
+        // A draw inside a layer may reach beyond the layer's box (which is bounded by the layer's clip).
+        guard let box = d.box.intersection(surface.box) else { return }
         let mask = d.clip.map { clipMask($0) }
-        let box = d.box
         let opacity = d.opacity
         let blend = d.blend
         let paint = d.paint
@@ -126,14 +129,14 @@ struct ReferenceFrameRenderer {
                 return
             }
             for x in lo ..< hi {
-                var c = coverage[x - x0] * opacity
+                var c = coverage[x - x0]
                 if let mask { c *= mask.values[(y - mask.box.y) * mask.box.width + (x - mask.box.x)] }
                 rowCoverage[x - box.x] = c
             }
             for x in lo ..< hi {
                 let c = rowCoverage[x - box.x]
                 guard c > 0 else { continue }
-                let src = Self.shade(paint, x: x, y: y)
+                let src = Self.shade(paint, x: x, y: y) * opacity
                 ReferenceCompositor.blend(blend, source: src, coverage: c, into: &surface, x: x, y: y)
             }
         }
@@ -149,14 +152,15 @@ struct ReferenceFrameRenderer {
     static func shade(_ paint: LoweredPaint, x: Int, y: Int) -> SIMD4<Float> {
         switch paint {
         case .solid(let c): return SIMD4(c.r, c.g, c.b, c.a)
+        case .gradient(let g): return g.color(at: SIMD2(Double(x) + 0.5, Double(y) + 0.5))
         }
     }
 
     // MARK: Layers
 
     private mutating func composite(_ layer: ReferenceSurface, _ c: LayerComposite, into surface: inout ReferenceSurface) {
+        guard let box = c.box.intersection(surface.box) else { return }
         let mask = c.clip.map { clipMask($0) }
-        let box = c.box
         for y in box.y ..< box.y + box.height {
             for x in box.x ..< box.x + box.width {
                 // The layer is the source over the whole composite box (transparent outside the layer's own

@@ -1,0 +1,114 @@
+// Paint resolution: a recorded gradient (user space, `Color` stops) → a `GradientPaint` (device space, stops
+// in the interpolation space), the one both backends evaluate (the reference in `GradientFormulas.swift`, the
+// GPU in `gradient.glsl`).
+//
+// Decisions (docs/api-status.md):
+// - stops are sorted by location (stable, so equal locations keep their order and make a hard edge) and
+//   their locations clamped to 0…1; colours interpolate straight (unpremultiplied), in the working space
+//   (sRGB-encoded for `.nonLinear`) or, with `.linearColor`, in linear light;
+// - `.mirror` wins over `.repeat`;
+// - a gradient without stops paints nothing; one stop paints its colour everywhere;
+// - `Gradient.ColorSpace.perceptual` interpolates like `.device` (no Oklab yet; api-status says so);
+// - an `AngularGradient` whose angles span less than a turn is a conic gradient whose stops are squeezed
+//   into that span (the rest of the turn pads with the end colours); a negative span turns the other way.
+
+import Foundation
+
+enum GradientResolution {
+    /// The device-space paint of `g` drawn with `transform` (user → device) in `colorMode`; nil when it paints
+    /// nothing (no stops, a degenerate mapping).
+    ///
+    /// A linear gradient (0, 0) → (10, 0) at scale 2 → `GradientPaint(.linear((0, 0) → (10, 0)),
+    /// gradientFromDevice: scale 0.5)`.
+    static func resolve(_ g: GradientShading, transform: CGAffineTransform, colorMode: ColorRenderingMode,
+                        drawNumber: Int) throws -> GradientPaint? {
+        func bad(_ what: String) -> RenderError { .invalidGeometry("draw #\(drawNumber): gradient \(what)") }
+        guard !g.stops.isEmpty else { return nil }
+        guard g.stops.count <= GradientPaint.maxStops else {
+            throw bad("has \(g.stops.count) stops; at most \(GradientPaint.maxStops) are drawn")
+        }
+        let linear = g.options.contains(.linearColor)
+        var stops: [GradientPaint.Stop] = []
+        for (i, s) in g.stops.enumerated() {
+            guard s.location.isFinite else { throw bad("stop \(i) location \(s.location) is not finite") }
+            let c = s.color.straight(in: colorMode, linearLight: linear)
+            guard c.x.isFinite, c.y.isFinite, c.z.isFinite, c.w.isFinite else {
+                throw bad("stop \(i) colour \(s.color) is not finite")
+            }
+            stops.append(GradientPaint.Stop(location: Float(min(max(s.location, 0), 1)), color: c))
+        }
+        // Stable sort: equal locations keep their recorded order.
+        stops = stops.enumerated().sorted { ($0.element.location, $0.offset) < ($1.element.location, $1.offset) }.map(\.element)
+
+        var toUser = g.gradientToUser
+        let geometry: GradientPaint.Geometry
+        func point(_ p: CGPoint, _ what: String) throws -> SIMD2<Double> {
+            guard p.x.isFinite, p.y.isFinite else { throw bad("\(what) (\(p.x), \(p.y)) is not finite") }
+            return SIMD2(Double(p.x), Double(p.y))
+        }
+        func radius(_ r: CGFloat, _ what: String) throws -> Double {
+            guard r.isFinite else { throw bad("\(what) \(r) is not finite") }
+            guard r >= 0 else { throw bad("\(what) \(r) is negative") }
+            return Double(r)
+        }
+        switch g.geometry {
+        case .linear(let s, let e):
+            geometry = .linear(start: try point(s, "start point"), end: try point(e, "end point"))
+        case .radial(let c0, let r0, let c1, let r1):
+            geometry = .radial(startCenter: try point(c0, "start centre"), startRadius: try radius(r0, "start radius"),
+                               endCenter: try point(c1, "end centre"), endRadius: try radius(r1, "end radius"))
+        case .conic(let c, let a0, let a1):
+            let center = try point(c, "centre")
+            guard a0.isFinite, a1.isFinite else { throw bad("angles \(a0), \(a1) are not finite") }
+            var span = a1 - a0
+            if span < 0 {
+                // Anticlockwise: mirror gradient space across the start angle's line through the centre.
+                span = -span
+                let ca = cos(2 * a0), sa = sin(2 * a0)
+                let reflect = CGAffineTransform(translationX: -c.x, y: -c.y)
+                    .concatenating(CGAffineTransform(a: ca, b: sa, c: sa, d: -ca, tx: 0, ty: 0))
+                    .concatenating(CGAffineTransform(translationX: c.x, y: c.y))
+                toUser = reflect.concatenating(toUser)
+            }
+            let turn = 2 * Double.pi
+            if span > 0, span < turn {
+                let k = Float(span / turn)
+                stops = stops.map { GradientPaint.Stop(location: $0.location * k, color: $0.color) }
+            }
+            geometry = .conic(center: center, angle: a0)
+        }
+        guard toUser.isFinite else { throw bad("mapping \(toUser) is not finite") }
+        let toDevice = toUser.concatenating(transform)
+        let det = toDevice.a * toDevice.d - toDevice.b * toDevice.c
+        guard det != 0, det.isFinite else { return nil }  // the drawn item has no area either
+        let spread: GradientPaint.Spread = g.options.contains(.mirror) ? .mirror : g.options.contains(.repeat) ? .repeat : .pad
+        return GradientPaint(geometry: geometry, gradientFromDevice: toDevice.inverted(), stops: stops, spread: spread,
+                             interpolatesLinearLight: linear, workingSpaceIsEncoded: colorMode == .nonLinear)
+    }
+}
+
+extension Color {
+    /// Straight (unpremultiplied) RGBA in a canvas's working space, or in linear light when `linearLight`;
+    /// clamped to 0…1 except in `.extendedLinear`.
+    ///
+    /// `Color.red.straight(in: .nonLinear, linearLight: false)` → (1, 0.2314, 0.1882, 1).
+    func straight(in mode: ColorRenderingMode, linearLight: Bool) -> SIMD4<Float> {
+        let a = min(max(alpha, 0), 1)
+        var c: (Double, Double, Double)
+        if mode == .nonLinear && !linearLight {
+            if space == .sRGB {
+                c = (red, green, blue)
+            } else {
+                let l = linearSRGB
+                c = (ColorTransfer.encode(l.r), ColorTransfer.encode(l.g), ColorTransfer.encode(l.b))
+            }
+        } else {
+            let l = linearSRGB
+            c = (l.r, l.g, l.b)
+        }
+        if mode != .extendedLinear {
+            c = (min(max(c.0, 0), 1), min(max(c.1, 0), 1), min(max(c.2, 0), 1))
+        }
+        return SIMD4(Float(c.0), Float(c.1), Float(c.2), Float(a))
+    }
+}

@@ -1,0 +1,18 @@
+#version 300 es
+// The compositing encoder's program: source-over by fixed function (ONE, ONE_MINUS_SRC_ALPHA): batches any paints.
+// Shared stages: include/composite_vertex.glsl and include/composite_fragment.glsl.
+
+#pragma stage vertex
+precision highp float;
+precision highp int;
+#include "composite_vertex.glsl"
+
+#pragma stage fragment
+
+precision highp float;
+precision highp int;
+#define COMPOSITE_FIXED
+#define COMPOSITE_GRADIENTS
+#include "gradient.glsl"
+#include "blend.glsl"
+#include "composite_fragment.glsl"

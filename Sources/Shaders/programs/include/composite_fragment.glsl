@@ -1,0 +1,99 @@
+// Fragment stage of the compositing programs: coverage × clip × paint, then the output for the program's
+// blending route, chosen by one define before the include:
+// - COMPOSITE_FIXED: the premultiplied source × coverage, for fixed-function source-over;
+// - COMPOSITE_FETCH / COMPOSITE_COPY: the destination (framebuffer fetch / a copy of the target) blended in
+//   the shader: dst + coverage · (blendMode(src, dst) − dst), blending off;
+// - COMPOSITE_MASK: the clip-mask factor (paint value × a_color.a, or 1 − it when the rule field is 1) for
+//   a multiplicative blend into an R8 mask.
+// The constants below match `CompositeInstance.CoverageSource` and `.PaintSource`.
+#define COVERAGE_ATLAS 0
+#define COVERAGE_ACCUMULATED 1
+#define COVERAGE_FULL 2
+#define COVERAGE_ATLAS_INVERSE 3
+#define COVERAGE_ACCUMULATED_INVERSE 4
+#define PAINT_SOLID 0
+#define PAINT_GRADIENT 1
+#define PAINT_SOURCE 2
+#define PAINT_SOURCE_ALPHA 3
+#define PAINT_SOURCE_RED 4
+
+uniform highp sampler2D u_atlas;
+uniform highp sampler2D u_paintData;
+uniform highp sampler2D u_clipMask;
+uniform highp sampler2D u_source;
+uniform ivec2 u_targetOrigin;
+uniform ivec4 u_clipRect;    // device x, y, w, h of the clip mask; w = 0: no clip
+uniform ivec4 u_sourceRect;  // device x, y, w, h of the source texture
+uniform int u_blendMode;
+in vec2 v_atlas;
+flat in ivec4 v_mode;
+flat in vec4 v_color;
+
+bool insideRect(ivec2 p, ivec2 size) {
+    return p.x >= 0 && p.y >= 0 && p.x < size.x && p.y < size.y;
+}
+
+float compositeCoverage() {
+    int source = v_mode.x;
+    if (source == COVERAGE_FULL) return 1.0;
+    float a = texelFetch(u_atlas, ivec2(floor(v_atlas)), 0).r;
+    if (source == COVERAGE_ACCUMULATED || source == COVERAGE_ACCUMULATED_INVERSE) {
+        // The fill rule on signed area: non-zero min(|a|, 1), even-odd |a − 2·round(a/2)|.
+        a = v_mode.y == 0 ? min(abs(a), 1.0) : abs(a - 2.0 * floor(a * 0.5 + 0.5));
+    }
+    if (source == COVERAGE_ATLAS_INVERSE || source == COVERAGE_ACCUMULATED_INVERSE) a = 1.0 - a;
+    return a;
+}
+
+vec4 compositeSource(ivec2 device) {
+    ivec2 s = device - u_sourceRect.xy;
+    return insideRect(s, u_sourceRect.zw) ? texelFetch(u_source, s, 0) : vec4(0.0);
+}
+
+vec4 compositePaint(ivec2 device) {
+    int paint = v_mode.z;
+    if (paint == PAINT_SOLID) return v_color;
+#ifdef COMPOSITE_GRADIENTS
+    if (paint == PAINT_GRADIENT) return gradientColor(u_paintData, v_mode.w, vec2(device) + 0.5) * v_color;
+#endif
+    vec4 t = compositeSource(device);
+    if (paint == PAINT_SOURCE_ALPHA) return vec4(t.a) * v_color;
+    if (paint == PAINT_SOURCE_RED) return vec4(t.r) * v_color;
+    return t * v_color;
+}
+
+float compositeClip(ivec2 device) {
+    if (u_clipRect.z == 0) return 1.0;
+    ivec2 m = device - u_clipRect.xy;
+    return insideRect(m, u_clipRect.zw) ? texelFetch(u_clipMask, m, 0).r : 0.0;
+}
+
+#ifdef COMPOSITE_FETCH
+layout(location = 0) inout vec4 o_color;
+#else
+layout(location = 0) out vec4 o_color;
+#endif
+#ifdef COMPOSITE_COPY
+uniform highp sampler2D u_destination;
+#endif
+
+void main() {
+    ivec2 device = ivec2(gl_FragCoord.xy) + u_targetOrigin;
+#ifdef COMPOSITE_MASK
+    float v = compositePaint(device).a;
+    o_color = vec4(v_mode.y == 1 ? 1.0 - v : v);
+#else
+    float c = compositeCoverage() * compositeClip(device);
+    vec4 src = compositePaint(device);
+#if defined(COMPOSITE_FETCH) || defined(COMPOSITE_COPY)
+#ifdef COMPOSITE_FETCH
+    vec4 dst = o_color;
+#else
+    vec4 dst = texelFetch(u_destination, ivec2(gl_FragCoord.xy), 0);
+#endif
+    o_color = dst + c * (blendMode(u_blendMode, src, dst) - dst);
+#else
+    o_color = src * c;
+#endif
+#endif
+}

@@ -1,0 +1,28 @@
+// Vertex stage of the compositing programs (`composite*.glsl`, `mask_multiply.glsl`): one instance per band
+// or rectangle (`CompositeInstance`), drawn as a 4-vertex triangle strip. A band is a trapezoid: its left
+// and right sides are inset from the rectangle at the top and bottom (1/16 px). Positions are device pixels;
+// the target's texel (0, 0) shows device pixel `u_targetOrigin` (a layer's or a mask's box).
+uniform vec2 u_targetSize;
+uniform ivec2 u_targetOrigin;
+layout(location = 0) in ivec4 a_rect;    // x, y, w, h in device pixels
+layout(location = 1) in ivec4 a_atlas;   // u, v of the top-left texel; fill rule; coverage source
+layout(location = 2) in ivec4 a_insets;  // left side at top, at bottom; right side at top, at bottom
+layout(location = 3) in ivec4 a_paint;   // paint source; paint-data row; reserved
+layout(location = 4) in vec4 a_color;    // premultiplied colour (× opacity) multiplying the paint
+out vec2 v_atlas;                        // atlas texel coordinate of this fragment
+flat out ivec4 v_mode;                   // coverage source, rule, paint source, paint row
+flat out vec4 v_color;
+
+void main() {
+    // 0 (0,0), 1 (1,0), 2 (0,1), 3 (1,1).
+    vec2 corner = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1));
+    float inset = corner.x == 0.0 ? (corner.y == 0.0 ? float(a_insets.x) : float(a_insets.y))
+                                  : -(corner.y == 0.0 ? float(a_insets.z) : float(a_insets.w));
+    vec2 offset = corner * vec2(a_rect.zw) + vec2(inset / 16.0, 0.0);
+    vec2 p = vec2(a_rect.xy) + offset;
+    gl_Position = vec4((p - vec2(u_targetOrigin)) / u_targetSize * 2.0 - 1.0, 0.0, 1.0);
+    // Atlas texels are the band's pixels shifted: the same offset from the top-left in both.
+    v_atlas = vec2(a_atlas.xy) + offset;
+    v_mode = ivec4(a_atlas.w, a_atlas.z, a_paint.x, a_paint.y);
+    v_color = a_color;
+}

@@ -1,0 +1,18 @@
+#version 300 es
+// The compositing encoder's program: a clip mask × a coverage or a layer's alpha (blend ZERO, SRC_COLOR).
+// Shared stages: include/composite_vertex.glsl and include/composite_fragment.glsl.
+
+#pragma stage vertex
+precision highp float;
+precision highp int;
+#include "composite_vertex.glsl"
+
+#pragma stage fragment
+
+precision highp float;
+precision highp int;
+#define COMPOSITE_MASK
+#define COMPOSITE_GRADIENTS
+#include "gradient.glsl"
+#include "blend.glsl"
+#include "composite_fragment.glsl"

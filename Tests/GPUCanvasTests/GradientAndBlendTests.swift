@@ -1,0 +1,178 @@
+import XCTest
+@testable import GPUCanvas
+
+/// Gradient shadings and the 28 blend modes: analytic pixels on the reference, and every GLES form (both
+/// path strategies, the raster atlas's R8 form, both blend routes) equal to it within DESIGN.md's bar.
+final class GradientAndBlendTests: XCTestCase {
+    typealias Draw = @Sendable (inout GraphicsContext, CGSize) -> Void
+
+    /// Two 8-bit steps: a gradient's colour at a pixel centre is exact to rounding, and the stop colours are
+    /// themselves 8-bit values, so an interpolated channel may land one step either side.
+    static let gradientTolerance = 2
+
+    func renderers() throws -> [(String, CanvasRenderer)] {
+        var list = [("reference", try CanvasRenderer(backend: .reference))]
+        let forms: [(String, GLESOptions)] = [
+            ("raster-atlas", GLESOptions(device: .mesa, pathStrategy: .rasterAtlas)),
+            ("raster-atlas-r8", GLESOptions(device: .mesa, pathStrategy: .rasterAtlas, paintAtlas: false)),
+            ("gpu-tessellation", GLESOptions(device: .mesa, pathStrategy: .gpuTessellation)),
+            ("raster-atlas-copy", GLESOptions(device: .mesa, pathStrategy: .rasterAtlas, blendRoute: .destinationCopy)),
+            ("gpu-tessellation-copy", GLESOptions(device: .mesa, pathStrategy: .gpuTessellation, blendRoute: .destinationCopy)),
+        ]
+        for (name, o) in forms { list.append((name, try CanvasRenderer(backend: .gles(o)))) }
+        return list
+    }
+
+    @discardableResult
+    func render(_ w: CGFloat, _ h: CGFloat, scale: CGFloat = 1, file: StaticString = #filePath, line: UInt = #line,
+                _ draw: Draw) throws -> RasterImage {
+        let all = try renderers()
+        let images = try all.map { try $0.1.render(size: CGSize(width: w, height: h), scale: scale, draw) }
+        for (i, image) in images.enumerated().dropFirst() {
+            let d = image.difference(from: images[0])
+            XCTAssertTrue(d.meetsDefaultBar, "\(all[i].0): maxDiff \(d.maxDiff), over2 \(d.over2)", file: file, line: line)
+        }
+        return images[0]
+    }
+
+    func assertPixel(_ image: RasterImage, _ x: Int, _ y: Int, _ expected: PixelRGBA8, tolerance: Int,
+                     file: StaticString = #filePath, line: UInt = #line) {
+        let p = image.pixel(x: x, y: y)
+        let d = max(abs(Int(p.r) - Int(expected.r)), abs(Int(p.g) - Int(expected.g)),
+                    abs(Int(p.b) - Int(expected.b)), abs(Int(p.a) - Int(expected.a)))
+        XCTAssertLessThanOrEqual(d, tolerance, "pixel (\(x), \(y)) = \(p), expected \(expected)", file: file, line: line)
+    }
+
+    /// Seed S06: a rounded rectangle stroked blue 25 pt, then filled with a green → blue linear gradient from
+    /// its top-left to its bottom-right corner.
+    func testSeedRoundedRectangleWithGradientFill() throws {
+        let img = try render(300, 200) { context, size in
+            let rect = CGRect(origin: .zero, size: size).insetBy(dx: 25, dy: 25)
+            let path = Path(roundedRect: rect, cornerRadius: 35.0)
+            let gradient = Gradient(colors: [.green, .blue])
+            let from = rect.origin
+            let to = CGPoint(x: rect.width + from.x, y: rect.height + from.y)
+            context.stroke(path, with: .color(.blue), lineWidth: 25)
+            context.fill(path, with: .linearGradient(gradient, startPoint: from, endPoint: to))
+        }
+        // The gradient's ends: green near the start corner, blue near the end corner (inside the fill, which
+        // covers the stroke's inner half).
+        func mix(_ t: Double) -> PixelRGBA8 {
+            func c(_ a: Double, _ b: Double) -> UInt8 { UInt8((a + (b - a) * t).rounded()) }
+            return PixelRGBA8(r: c(52, 0), g: c(199, 122), b: c(89, 255), a: 255)
+        }
+        // t at a pixel centre (x + ½, y + ½): projection onto (25, 25) → (275, 175).
+        func t(_ x: Int, _ y: Int) -> Double {
+            let dx = 250.0, dy = 150.0
+            return ((Double(x) + 0.5 - 25) * dx + (Double(y) + 0.5 - 25) * dy) / (dx * dx + dy * dy)
+        }
+        for (x, y) in [(60, 60), (150, 100), (240, 140)] {
+            assertPixel(img, x, y, mix(t(x, y)), tolerance: Self.gradientTolerance)
+        }
+        // The stroke's outer half stays blue; outside everything is clear.
+        assertPixel(img, 150, 18, PixelRGBA8(r: 0, g: 122, b: 255, a: 255), tolerance: 0)
+        assertPixel(img, 3, 3, PixelRGBA8(r: 0, g: 0, b: 0, a: 0), tolerance: 0)
+    }
+
+    func testEveryGradientKindAndSpreadAgreesAcrossBackends() throws {
+        let g = Gradient(stops: [.init(color: .red, location: 0.2), .init(color: .blue.opacity(0.5), location: 0.5),
+                                 .init(color: .yellow, location: 0.8)])
+        let options: [GraphicsContext.GradientOptions] = [[], .repeat, .mirror, .linearColor, [.repeat, .linearColor]]
+        for o in options {
+            try render(96, 64, scale: 1.5) { ctx, size in
+                let r = CGRect(origin: .zero, size: size)
+                ctx.fill(Path(CGRect(x: 0, y: 0, width: 48, height: 32)),
+                         with: .linearGradient(g, startPoint: CGPoint(x: 10, y: 4), endPoint: CGPoint(x: 30, y: 20), options: o))
+                ctx.fill(Path(CGRect(x: 48, y: 0, width: 48, height: 32)),
+                         with: .radialGradient(g, center: CGPoint(x: 72, y: 16), startRadius: 3, endRadius: 12, options: o))
+                ctx.fill(Path(CGRect(x: 0, y: 32, width: 48, height: 32)),
+                         with: .conicGradient(g, center: CGPoint(x: 24, y: 48), angle: .degrees(30), options: o))
+                ctx.fill(Path(CGRect(x: 48, y: 32, width: 48, height: 32)),
+                         with: .radialGradient(AnyGradient(g), startCenter: CGPoint(x: 60, y: 44), startRadius: 2,
+                                               endCenter: CGPoint(x: 76, y: 50), endRadius: 14, options: o))
+                _ = r
+            }
+        }
+    }
+
+    func testShapeStylesMapOntoTheItemsBounds() throws {
+        let img = try render(80, 40) { ctx, _ in
+            ctx.fill(Path(CGRect(x: 0, y: 0, width: 40, height: 40)),
+                     with: .style(LinearGradient(colors: [.white, .black], startPoint: .leading, endPoint: .trailing)))
+            ctx.fill(Path(ellipseIn: CGRect(x: 40, y: 0, width: 40, height: 40)),
+                     with: .style(EllipticalGradient(colors: [.white, .black])))
+        }
+        // Left square: t = (x + ½)/40 from white to black in sRGB-encoded values.
+        for x in [0, 19, 39] {
+            let v = UInt8((255 * (1 - (Double(x) + 0.5) / 40)).rounded())
+            assertPixel(img, x, 20, PixelRGBA8(r: v, g: v, b: v, a: 255), tolerance: Self.gradientTolerance)
+        }
+        // The ellipse's centre is white.
+        // At (60.5, 20.5), √½ from the centre of a 20-unit radius: t = 0.0354, 255·(1 − t) = 246.
+        assertPixel(img, 60, 20, PixelRGBA8(r: 246, g: 246, b: 246, a: 255), tolerance: Self.gradientTolerance)
+        try render(60, 60) { ctx, _ in
+            ctx.fill(Path(CGRect(x: 5, y: 5, width: 50, height: 50)),
+                     with: .style(AngularGradient(colors: [.red, .green, .blue], center: .center,
+                                                  startAngle: .degrees(-90), endAngle: .degrees(90))))
+            ctx.stroke(Path(ellipseIn: CGRect(x: 5, y: 5, width: 50, height: 50)),
+                       with: .style(RadialGradient(colors: [.orange, .purple], center: .center, startRadius: 0,
+                                                   endRadius: 30)), lineWidth: 4)
+            ctx.fill(Path(CGRect(x: 20, y: 20, width: 20, height: 20)), with: .style(Color.mint.gradient))
+        }
+    }
+
+    /// Every blend mode over a translucent gradient backdrop, under partial coverage (an anti-aliased circle)
+    /// and with a translucent source: the GL routes equal the reference's formulas.
+    func testEveryBlendModeAgreesAcrossBackends() throws {
+        try render(112, 64) { ctx, _ in
+            ctx.fill(Path(CGRect(x: 0, y: 0, width: 112, height: 64)),
+                     with: .linearGradient(Gradient(colors: [.red.opacity(0.6), .cyan, .yellow.opacity(0.3)]),
+                                           startPoint: .zero, endPoint: CGPoint(x: 112, y: 64)))
+            for mode in 0 ..< 28 {
+                var c = ctx
+                c.blendMode = GraphicsContext.BlendMode(rawValue: Int32(mode))
+                let x = Double(mode % 7) * 16, y = Double(mode / 7) * 16
+                c.fill(Path(ellipseIn: CGRect(x: x + 1.3, y: y + 1.7, width: 13, height: 12.5)),
+                       with: .color(Color(red: 0.2 + 0.02 * Double(mode), green: 0.5, blue: 0.8, opacity: 0.75)))
+            }
+        }
+    }
+
+    /// Formulas on known pixels: multiply of opaque grey over opaque grey, screen, destinationOut, and
+    /// `.copy` on a plain draw changing only what its shape covers.
+    func testBlendModePixels() throws {
+        func one(_ mode: GraphicsContext.BlendMode, _ src: Color) throws -> RasterImage {
+            try render(8, 4) { ctx, _ in
+                ctx.fill(Path(CGRect(x: 0, y: 0, width: 8, height: 4)), with: .color(white: 0.5))
+                var c = ctx
+                c.blendMode = mode
+                c.fill(Path(CGRect(x: 0, y: 0, width: 4, height: 4)), with: .color(src))
+            }
+        }
+        let grey = PixelRGBA8(r: 128, g: 128, b: 128, a: 255)
+        var img = try one(.multiply, Color(white: 0.5))
+        assertPixel(img, 1, 1, PixelRGBA8(r: 64, g: 64, b: 64, a: 255), tolerance: 1)
+        assertPixel(img, 6, 1, grey, tolerance: 0)
+        img = try one(.screen, Color(white: 0.5))
+        assertPixel(img, 1, 1, PixelRGBA8(r: 192, g: 192, b: 192, a: 255), tolerance: 1)
+        img = try one(.destinationOut, Color(white: 0, opacity: 0.5))
+        assertPixel(img, 1, 1, PixelRGBA8(r: 64, g: 64, b: 64, a: 128), tolerance: 1)
+        img = try one(.copy, .clear)
+        assertPixel(img, 1, 1, PixelRGBA8(r: 0, g: 0, b: 0, a: 0), tolerance: 0)
+        assertPixel(img, 6, 1, grey, tolerance: 0)
+    }
+
+    /// A layer composited with `.copy` replaces its whole clip region, outside its content too.
+    func testCopyLayerErasesItsClipRegion() throws {
+        let img = try render(20, 10) { ctx, _ in
+            ctx.fill(Path(CGRect(x: 0, y: 0, width: 20, height: 10)), with: .color(.blue))
+            var c = ctx
+            c.clip(to: Path(CGRect(x: 0, y: 0, width: 10, height: 10)))
+            c.blendMode = .copy
+            c.drawLayer { l in l.fill(Path(CGRect(x: 0, y: 0, width: 4, height: 10)), with: .color(.red)) }
+        }
+        assertPixel(img, 2, 5, PixelRGBA8(r: 255, g: 59, b: 48, a: 255), tolerance: 0)
+        assertPixel(img, 7, 5, PixelRGBA8(r: 0, g: 0, b: 0, a: 0), tolerance: 0)    // cleared: in the clip
+        assertPixel(img, 15, 5, PixelRGBA8(r: 0, g: 122, b: 255, a: 255), tolerance: 0)  // outside the clip
+    }
+}
