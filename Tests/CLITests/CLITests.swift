@@ -180,8 +180,8 @@ final class CLITests: XCTestCase {
     }
 
     func testUnsupportedOpIsNamed() throws {
-        let scene = try writeScene("clip.json", #"{"op": "clip", "path": "0 0 m h"}"#)
-        assertCleanFailure(try run(["render", scene, "--dump"]), mentions: "commands[0]: not supported yet: clip")
+        let scene = try writeScene("filter.json", #"{"op": "filter", "filter": {"blur": {"radius": 2}}}"#)
+        assertCleanFailure(try run(["render", scene, "--dump"]), mentions: "commands[0]: not supported yet: filter")
     }
 
     func testMissingFileIsNamed() throws {

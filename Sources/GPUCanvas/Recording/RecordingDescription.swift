@@ -1,8 +1,14 @@
-// The recording as readable text (`canvas-gl render --dump`). One line per item, nested layers indented.
+// The recording as readable text (`canvas-gl render --dump`). One line per item, nested layers indented; under
+// an item, its clips (a mask with its content indented below it).
 //
 // ```
-// Recording 300×200 pt, colorMode: nonLinear, opaque: false, 1 draw
-//   [0] stroke 4 curves path "300 100 m 300 155.228 … h" StrokeStyle(lineWidth: 4, …) paint rgba(0.2039, 0.7804, 0.349, 1)
+// Recording 300×200 pt, colorMode: nonLinear, opaque: false, 3 draws
+//   [0] #0 stroke (5 elements) "300 100 m 300 155.228 … h" StrokeStyle(lineWidth: 4.0, …) paint rgba(0.2039, 0.7804, 0.349, 1)
+//   [1] layer opacity 0.5
+//       clip 1: (5 elements) "0 0 m 50 0 l 50 50 l 0 50 l h" inverse
+//     [0] #1 fill (5 elements) "0 0 m 20 0 l 20 20 l 0 20 l h" paint rgba(1, 0, 0, 1)
+//   [2] #2 fill (5 elements) "0 0 m 20 0 l 20 20 l 0 20 l h" paint rgba(0, 0, 1, 1)
+//       clip 1: as [1]
 // ```
 
 extension Recording {
@@ -15,26 +21,37 @@ extension Recording {
 }
 
 extension RecordedLayer {
+    /// Clips shared with the item before are not repeated: `clips 1–2: as [3]` (a clip stack usually clips a run
+    /// of draws, and a mask's content would otherwise be printed once per draw).
     func describe(indent: String, into lines: inout [String]) {
+        var previous: [RecordedClip] = []
         for (i, item) in items.enumerated() {
+            let state: DrawState
             switch item {
             case .draw(let d):
                 lines.append("\(indent)[\(i)] #\(d.number) \(d)")
-                describe(d.state, indent: indent + "    ", into: &lines)
+                state = d.state
             case .layer(let l):
                 var s = "\(indent)[\(i)] layer"
                 if l.state.opacity != 1 { s += " opacity \(fmt(CGFloat(l.state.opacity)))" }
                 if l.state.blendMode != .normal { s += " blend \(l.state.blendMode)" }
                 lines.append(s)
-                describe(l.state, indent: indent + "    ", into: &lines)
-                l.content.describe(indent: indent + "  ", into: &lines)
+                state = l.state
             }
+            var shared = 0
+            while shared < min(previous.count, state.clips.count), previous[shared] == state.clips[shared] { shared += 1 }
+            if shared > 0 {
+                lines.append("\(indent)    clip\(shared == 1 ? " 1" : "s 1–\(shared)"): as [\(i - 1)]")
+            }
+            describe(state.clips, from: shared, indent: indent + "    ", into: &lines)
+            previous = state.clips
+            if case .layer(let l) = item { l.content.describe(indent: indent + "  ", into: &lines) }
         }
     }
 
-    /// One line per clip of the state, masks with their content.
-    private func describe(_ state: DrawState, indent: String, into lines: inout [String]) {
-        for (k, clip) in state.clips.enumerated() {
+    /// One line per clip from `from` on, masks with their content.
+    private func describe(_ clips: [RecordedClip], from: Int, indent: String, into lines: inout [String]) {
+        for (k, clip) in clips.enumerated().dropFirst(from) {
             switch clip {
             case .path(let p, let t, let style, let inverse):
                 var s = "\(indent)clip \(k + 1): \(DrawCommand.pathText(p))"

@@ -1,13 +1,21 @@
 // Recording → scene document, so any recording (a failing test's, a user's) can be replayed with one command.
 //
-// Each draw becomes a `copy` scope that sets the draw's transform, opacity and blend mode and then makes one
-// `fill` or `stroke` with an `elements` path; a draw with the default state is written without the scope.
-// Paints are resolved colours in the working space, so they are written un-premultiplied in the space that
-// working space is: `sRGB` for `nonLinear`, `sRGBLinear` for `linear` and `extendedLinear`. Loading such a
+// The layer tree is written as scopes. A run of consecutive items that share a clip goes into one `copy` scope
+// that adds the clip (`transform` then `clip`, or `clipToLayer` with the mask's commands); each draw with a
+// transform other than the one in force, or an opacity or blend mode, goes into a `copy` scope that sets them
+// and then makes one `fill` or `stroke` with an `elements` path; a `drawLayer` becomes a `layer` command (in a
+// scope when it has an opacity or blend mode), whose content starts with the transform in force, as the
+// closure's did. Writing each clip once for the run it clips is what keeps a `clipToLayer` mask's draws, and
+// the draws after it, at their numbers on load.
+//
+// Solid paints are resolved colours in the working space, so they are written un-premultiplied in the space
+// that working space is: `sRGB` for `nonLinear`, `sRGBLinear` for `linear` and `extendedLinear`. Loading such a
 // colour multiplies it back in Double and rounds to Float once, which restores the recorded Float exactly
 // (the quotient carries 53 bits, the Float 24), so record → encode → load gives an equal recording. The
 // components are written with Float precision (`0.23137255`) when that is checked to load back to the same
-// colour, else as the full Double quotient.
+// colour, else as the full Double quotient. Gradients keep their `Color`s: a named colour is written by its
+// name, any other in its own space with its own components. Angles are written in degrees, spelled so that
+// `.degrees(d)` gives back the recorded radians.
 //
 // Numbers are written in Swift's shortest round-trip form, integers without a fraction. JSON cannot hold NaN
 // or infinities: a recording that contains them (a closure that drew with NaN coordinates) has them written as
@@ -33,7 +41,7 @@ extension Recording {
         out += "  \"colorMode\": \"\(colorModeName(colorMode))\",\n"
         out += "  \"opaque\": \(isOpaque),\n"
         out += "  \"commands\": ["
-        let items = encode(root, mode: colorMode)
+        let items = encode(root.items[...], depth: 0, current: .identity, mode: colorMode)
         out += items.isEmpty ? "]\n}\n" : "\n    " + items.joined(separator: ",\n    ") + "\n  ]\n}\n"
         return out
     }
@@ -47,39 +55,70 @@ private func colorModeName(_ m: ColorRenderingMode) -> String {
     }
 }
 
-/// One command per item of `layer`.
-private func encode(_ layer: RecordedLayer, mode: ColorRenderingMode) -> [String] {
-    layer.items.map { item in
-        switch item {
-        case .draw(let d): return encode(d, mode: mode)
-        case .layer(let l):
-            let inner = "{\"op\": \"layer\", \"commands\": [" + encode(l.content, mode: mode).joined(separator: ", ") + "]}"
-            return scoped(inner, transform: .identity, state: l.state, mode: mode)
+/// The commands that record `items` again, run on a context whose transform is `current` and which already
+/// holds the first `depth` clips of every item's clip stack.
+///
+/// Consecutive items that share a clip share one `copy` scope that adds it, so a clip or a `clipToLayer` mask
+/// that clips several draws is written, and recorded on load, once: a mask's draws keep their numbers, and the
+/// draws after it theirs.
+private func encode(_ items: ArraySlice<RecordedItem>, depth: Int, current: CGAffineTransform,
+                    mode: ColorRenderingMode) -> [String] {
+    var out: [String] = []
+    var i = items.startIndex
+    while i < items.endIndex {
+        let clips = items[i].state.clips
+        guard clips.count > depth else {
+            out.append(encode(items[i], current: current, mode: mode))
+            i += 1
+            continue
         }
-    }
-}
-
-/// `command` inside a `copy` scope that sets up `state` (clips, opacity, blend mode) and `transform`; the
-/// command alone when the state is the default.
-private func scoped(_ command: String, transform: CGAffineTransform, state: DrawState, mode: ColorRenderingMode) -> String {
-    var ops: [String] = []
-    for clip in state.clips {
+        let clip = clips[depth]
+        var j = i + 1
+        while j < items.endIndex, items[j].state.clips.count > depth, items[j].state.clips[depth] == clip { j += 1 }
+        var ops: [String] = []
+        var inner = current
         switch clip {
         case .path(let path, let t, let style, let inverse):
-            ops.append(transformOp(t))
+            if t != inner { ops.append(transformOp(t)); inner = t }
             var c = "{\"op\": \"clip\", \"path\": \(encode(path))"
             if style.isEOFilled { c += ", \"eoFill\": true" }
             if !style.isAntialiased { c += ", \"antialiased\": false" }
             if inverse { c += ", \"inverse\": true" }
             ops.append(c + "}")
         case .mask(let layer, let opacity, let inverse):
+            // The mask's context starts with the transform in force and no clip.
             var c = "{\"op\": \"clipToLayer\""
             if opacity != 1 { c += ", \"opacity\": \(jsonNumber(opacity))" }
             if inverse { c += ", \"inverse\": true" }
-            ops.append(c + ", \"commands\": [" + encode(layer, mode: mode).joined(separator: ", ") + "]}")
+            let content = encode(layer.items[...], depth: 0, current: inner, mode: mode)
+            ops.append(c + ", \"commands\": [" + content.joined(separator: ", ") + "]}")
         }
+        ops += encode(items[i ..< j], depth: depth + 1, current: inner, mode: mode)
+        out.append("{\"op\": \"copy\", \"commands\": [" + ops.joined(separator: ", ") + "]}")
+        i = j
     }
-    if !transform.isIdentity || !ops.isEmpty { ops.append(transformOp(transform)) }
+    return out
+}
+
+/// One item whose clips are already in force: a draw, or a `layer` whose content starts with the transform
+/// in force (as `drawLayer`'s does).
+private func encode(_ item: RecordedItem, current: CGAffineTransform, mode: ColorRenderingMode) -> String {
+    switch item {
+    case .draw(let d):
+        return scoped(encode(d, mode: mode), transform: d.transform, state: d.state, current: current)
+    case .layer(let l):
+        let content = encode(l.content.items[...], depth: 0, current: current, mode: mode)
+        let layer = "{\"op\": \"layer\", \"commands\": [" + content.joined(separator: ", ") + "]}"
+        return scoped(layer, transform: current, state: l.state, current: current)
+    }
+}
+
+/// `command` inside a `copy` scope that sets `transform` (when it is not `current`), the opacity and the blend
+/// mode; the command alone when there is nothing to set.
+private func scoped(_ command: String, transform: CGAffineTransform, state: DrawState,
+                    current: CGAffineTransform) -> String {
+    var ops: [String] = []
+    if transform != current { ops.append(transformOp(transform)) }
     if state.opacity != 1 { ops.append("{\"op\": \"opacity\", \"value\": \(jsonNumber(state.opacity))}") }
     if state.blendMode != .normal {
         // `description` is ".name" for the 28 named modes.
@@ -88,6 +127,15 @@ private func scoped(_ command: String, transform: CGAffineTransform, state: Draw
     }
     if ops.isEmpty { return command }
     return "{\"op\": \"copy\", \"commands\": [" + (ops + [command]).joined(separator: ", ") + "]}"
+}
+
+private extension RecordedItem {
+    var state: DrawState {
+        switch self {
+        case .draw(let d): return d.state
+        case .layer(let l): return l.state
+        }
+    }
 }
 
 private func transformOp(_ t: CGAffineTransform) -> String {
@@ -112,8 +160,7 @@ private func encode(_ d: DrawCommand, mode: ColorRenderingMode) -> String {
         }
         if style.dashPhase != 0 { draw += ", \"dashPhase\": \(jsonNumber(style.dashPhase))" }
     }
-    draw += "}"
-    return scoped(draw, transform: d.transform, state: d.state, mode: mode)
+    return draw + "}"
 }
 
 private func encode(_ path: Path) -> String {
@@ -155,8 +202,10 @@ private func encode(_ paint: Paint, mode: ColorRenderingMode) -> String {
     }
 }
 
-/// A colour as recorded: `{"space": "sRGB", "rgba": [r, g, b, a]}` in its own colour space.
+/// A colour as recorded: a SwiftUI name (`"red"`) for a named colour, which loads back with its name, else
+/// `{"space": "sRGB", "rgba": [r, g, b, a]}` in its own colour space, which loads back with the same components.
 private func encode(_ c: Color) -> String {
+    if let name = c.name, Color.named[name] == c { return jsonQuoted(name) }
     let name: String
     switch c.space {
     case .sRGB: name = "sRGB"
@@ -196,7 +245,7 @@ private func encode(_ g: GradientShading) -> String {
         return "{\"radialGradient\": \(stops), \"startCenter\": \(point(c0)), \"startRadius\": \(jsonNumber(r0)), "
             + "\"endCenter\": \(point(c1)), \"endRadius\": \(jsonNumber(r1))\(encode(g.options))\(space)}"
     case .conic(let c, let a0, _):
-        return "{\"conicGradient\": \(stops), \"center\": \(point(c)), \"angle\": \(jsonNumber(a0 * 180 / .pi))\(encode(g.options))\(space)}"
+        return "{\"conicGradient\": \(stops), \"center\": \(point(c)), \"angle\": \(degrees(a0))\(encode(g.options))\(space)}"
     }
 }
 
@@ -211,11 +260,34 @@ private func encode(_ g: UnitGradient) -> String {
     case .radial(let c, let r0, let r1):
         body = "\"radialGradient\": \(stops), \"center\": \(unit(c)), \"startRadius\": \(jsonNumber(r0)), \"endRadius\": \(jsonNumber(r1))"
     case .angular(let c, let a0, let a1):
-        body = "\"angularGradient\": \(stops), \"center\": \(unit(c)), \"startAngle\": \(jsonNumber(a0.degrees)), \"endAngle\": \(jsonNumber(a1.degrees))"
+        // One full turn is written as SwiftUI spells it, with equal angles, so that it loads back exactly.
+        let start = degrees(a0.radians)
+        let end = a1 == a0 + .degrees(360) ? start : degrees(a1.radians)
+        body = "\"angularGradient\": \(stops), \"center\": \(unit(c)), \"startAngle\": \(start), \"endAngle\": \(end)"
     case .elliptical(let c, let f0, let f1):
         body = "\"ellipticalGradient\": \(stops), \"center\": \(unit(c)), \"startRadiusFraction\": \(jsonNumber(f0)), \"endRadiusFraction\": \(jsonNumber(f1))"
     }
     return "{\"style\": {" + body + space + "}}"
+}
+
+/// An angle in degrees that loads back (`Angle.degrees(d)`) to exactly `radians`: the shortest such spelling
+/// among the Doubles next to the plain conversion, so `.degrees(30)` is written 30, not 29.999999999999996.
+/// An angle made in radians need not be any Double's degrees × π/180; it gets the plain conversion, which
+/// loads back within an ulp or two.
+private func degrees(_ radians: Double) -> String {
+    let plain = Angle(radians: radians).degrees
+    guard plain.isFinite else { return jsonNumber(plain) }
+    var best: String?
+    var d = plain
+    for _ in 0 ..< 8 { d = d.nextDown }
+    for _ in 0 ... 16 {
+        if Angle(degrees: d).radians == radians {
+            let text = jsonNumber(d)
+            if best == nil || text.count < best!.count { best = text }
+        }
+        d = d.nextUp
+    }
+    return best ?? jsonNumber(plain)
 }
 
 /// Shortest round-trip text: 300 → "300", 0.1 → "0.1", 1e-300 → "1e-300"; NaN and infinities → "null".

@@ -3,7 +3,8 @@
 // Two phases, so that a bad document draws nothing: `SceneDecoder` validates the whole JSON tree into typed
 // `SceneCommand`s (every error names its JSON location), then `replay` runs them against a real
 // `GraphicsContext` through `Recording(size:colorMode:isOpaque:renderer:)`, calling the same public API a
-// renderer closure would (`fill`, `stroke(_:with:style:)`, `opacity`, `translateBy`, `var c = context`, …).
+// renderer closure would (`fill`, `stroke(_:with:style:)`, `opacity`, `translateBy`, `var c = context`,
+// `clip(to:style:options:)`, `clipToLayer`, `drawLayer`, the `Shading` factories, …).
 // That is why a closure and the scene that spells out its calls record equal recordings and render
 // byte-identical images.
 
@@ -117,6 +118,9 @@ enum SceneCommand {
     case scale(CGFloat, CGFloat)
     case rotate(degrees: Double)
     case copy([SceneCommand])
+    case clip(Path, FillStyle, inverse: Bool)
+    case clipToLayer(opacity: Double, inverse: Bool, [SceneCommand])
+    case layer([SceneCommand])
 }
 
 /// Runs commands as a renderer closure would. Recursion depth is bounded by `SceneJSON.maxDepth`.
@@ -135,6 +139,12 @@ func replay(_ commands: [SceneCommand], on context: inout GraphicsContext) {
         case .copy(let inner):
             var copy = context
             replay(inner, on: &copy)
+        case .clip(let path, let style, let inverse):
+            context.clip(to: path, style: style, options: inverse ? .inverse : [])
+        case .clipToLayer(let opacity, let inverse, let inner):
+            context.clipToLayer(opacity: opacity, options: inverse ? .inverse : []) { mask in replay(inner, on: &mask) }
+        case .layer(let inner):
+            context.drawLayer { layer in replay(inner, on: &layer) }
         }
     }
 }
@@ -280,8 +290,8 @@ private enum SceneDecoder {
     }
 
     static let drawingAndStateOps = ["fill", "stroke", "opacity", "blendMode", "transform", "concatenate",
-                                     "translate", "scale", "rotate", "copy"]
-    static let unsupportedOps: Set<String> = ["clip", "clipToLayer", "filter", "layer", "image", "text", "symbol"]
+                                     "translate", "scale", "rotate", "clip", "clipToLayer", "copy", "layer"]
+    static let unsupportedOps: Set<String> = ["filter", "image", "text", "symbol"]
 
     static func command(_ node: Node) throws -> SceneCommand {
         guard case .object(let raw) = node.value else { throw node.expected("a command object") }
@@ -333,9 +343,25 @@ private enum SceneDecoder {
         case "rotate":
             let o = try node.object("a command object", allowed: ["op", "degrees"])
             return .rotate(degrees: try o.required("degrees").number())
-        case "copy":
+        case "copy", "layer":
             let o = try node.object("a command object", allowed: ["op", "commands"])
-            return .copy(try commandList(try o.required("commands")))
+            let commands = try commandList(try o.required("commands"))
+            return op == "copy" ? .copy(commands) : .layer(commands)
+        case "clip":
+            let o = try node.object("a command object", allowed: ["op", "path", "eoFill", "antialiased", "inverse"])
+            let path = try self.path(try o.required("path"))
+            let style = FillStyle(eoFill: try o.optional("eoFill")?.bool() ?? false,
+                                  antialiased: try o.optional("antialiased")?.bool() ?? true)
+            return .clip(path, style, inverse: try o.optional("inverse")?.bool() ?? false)
+        case "clipToLayer":
+            let o = try node.object("a command object", allowed: ["op", "opacity", "inverse", "commands"])
+            var opacity = 1.0
+            if let n = o.optional("opacity") {
+                opacity = try n.number()
+                guard opacity >= 0, opacity <= 1 else { throw n.error("opacity must be in 0…1, got \(fmt(CGFloat(opacity)))") }
+            }
+            let inverse = try o.optional("inverse")?.bool() ?? false
+            return .clipToLayer(opacity: opacity, inverse: inverse, try commandList(try o.required("commands")))
         default:
             throw opNode.error("unknown op \(jsonQuoted(op)) (expected one of: "
                                + (drawingAndStateOps + unsupportedOps.sorted()).joined(separator: ", ") + ")")
@@ -355,6 +381,12 @@ private enum SceneDecoder {
     static func point(_ n: Node) throws -> CGPoint {
         let v = try n.numbers(2, "a point [x, y]")
         return CGPoint(x: v[0], y: v[1])
+    }
+
+    /// `[ux, uy]`: a point in the drawn item's unit space (any finite numbers).
+    static func unitPoint(_ n: Node) throws -> UnitPoint {
+        let v = try n.numbers(2, "a unit point [x, y]")
+        return UnitPoint(x: v[0], y: v[1])
     }
 
     static func rect(_ n: Node) throws -> CGRect {
@@ -418,22 +450,196 @@ private enum SceneDecoder {
         return Color(.sRGB, red: byte(0), green: byte(1), blue: byte(2), opacity: digits.count == 8 ? byte(3) : 1)
     }
 
-    static let gradientShadings = ["linearGradient", "radialGradient", "conicGradient", "tiledImage"]
+    typealias Shading = GraphicsContext.Shading
 
-    static func shading(_ n: Node) throws -> GraphicsContext.Shading {
+    /// The keys that say what kind of shading an object is; exactly one of them names it.
+    static let shadingKinds = ["color", "linearGradient", "radialGradient", "conicGradient", "style", "palette",
+                               "tiledImage"]
+
+    static func shading(_ n: Node) throws -> Shading {
         switch n.value {
         case .string(let s):
             guard s == "foreground" else {
-                throw n.error("expected a shading ({\"color\": …} or \"foreground\"), got \(jsonQuoted(s))")
+                throw n.error("expected a shading ({\"color\": …}, a gradient, {\"style\": …}, {\"palette\": […]} "
+                              + "or \"foreground\"), got \(jsonQuoted(s))")
             }
             return .foreground
         case .object(let raw):
-            for kind in gradientShadings where raw[kind] != nil { throw n.error("not supported yet: \(kind)") }
-            let o = try n.object("a shading", allowed: ["color"])
-            return .color(try color(try o.required("color")))
+            let kinds = shadingKinds.filter { raw[$0] != nil }
+            guard kinds.count == 1 else {
+                if kinds.isEmpty {
+                    _ = try n.object("a shading", allowed: shadingKinds)  // names an unknown key if there is one
+                    throw n.error("expected one of the keys \(shadingKinds.joined(separator: ", "))")
+                }
+                throw n.error("expected one shading, got \(kinds.joined(separator: " and "))")
+            }
+            switch kinds[0] {
+            case "color":
+                let o = try n.object("a shading", allowed: ["color"])
+                return .color(try color(try o.required("color")))
+            case "tiledImage":
+                throw n.error("not supported yet: tiledImage")
+            case "style":
+                let o = try n.object("a shading", allowed: ["style"])
+                return try style(try o.required("style"))
+            case "palette":
+                let o = try n.object("a shading", allowed: ["palette"])
+                let list = try o.required("palette")
+                let levels = try list.array().map(shading)
+                guard !levels.isEmpty else { throw list.error("a palette needs at least one shading") }
+                return .palette(levels)
+            default:
+                return try gradientShading(kinds[0], n, twoPoint: raw["startCenter"] != nil)
+            }
         default:
             throw n.expected("a shading")
         }
+    }
+
+    /// `linearGradient`, `radialGradient` (centre or two-point form) and `conicGradient`, made with the
+    /// `Shading` factories.
+    static func gradientShading(_ kind: String, _ n: Node, twoPoint: Bool) throws -> Shading {
+        var allowed = [kind]
+        switch kind {
+        case "linearGradient": allowed += ["start", "end"]
+        case "conicGradient": allowed += ["center", "angle"]
+        default: allowed += twoPoint ? ["startCenter", "startRadius", "endCenter", "endRadius"]
+                                     : ["center", "startRadius", "endRadius"]
+        }
+        let o = try n.object("a \(kind) shading", allowed: allowed + ["options", "colorSpace"])
+        let gradient = try self.gradient(try o.required(kind))
+        let options = try o.optional("options").map(gradientOptions) ?? []
+        let space = try o.optional("colorSpace").map(gradientColorSpace) ?? .device
+        switch kind {
+        case "linearGradient":
+            let shading = Shading.linearGradient(gradient, startPoint: try point(try o.required("start")),
+                                                 endPoint: try point(try o.required("end")), options: options)
+            return interpolated(shading, in: space)
+        case "conicGradient":
+            let center = try point(try o.required("center"))
+            let angle = try o.optional("angle")?.number() ?? 0
+            return interpolated(.conicGradient(gradient, center: center, angle: .degrees(angle), options: options), in: space)
+        default:
+            let startCenter = try point(try o.required(twoPoint ? "startCenter" : "center"))
+            let startRadius = try o.required("startRadius").nonNegative("startRadius")
+            let endCenter = twoPoint ? try point(try o.required("endCenter")) : startCenter
+            let endRadius = try o.required("endRadius").nonNegative("endRadius")
+            if !twoPoint, space == .device {
+                return .radialGradient(gradient, center: startCenter, startRadius: startRadius, endRadius: endRadius,
+                                       options: options)
+            }
+            // The two-point factory is the one that takes an interpolation space (an `AnyGradient`); with equal
+            // centres it records what the centre form records.
+            return .radialGradient(gradient.colorSpace(space), startCenter: startCenter, startRadius: startRadius,
+                                   endCenter: endCenter, endRadius: endRadius, options: options)
+        }
+    }
+
+    /// `shading` with its gradient interpolated in `space`. The linear and conic factories take a `Gradient`,
+    /// which interpolates in the device space, so a perceptual one is set on the recorded gradient directly.
+    static func interpolated(_ shading: Shading, in space: Gradient.ColorSpace) -> Shading {
+        guard space != .device, case .gradient(var g) = shading.kind else { return shading }
+        g.colorSpace = space
+        return Shading(kind: .gradient(g))
+    }
+
+    static let styleKinds = ["linearGradient", "radialGradient", "angularGradient", "ellipticalGradient"]
+
+    /// `.style(…)`: a colour, or a gradient style whose UnitPoints map onto the drawn item's bounds, made with
+    /// the SwiftUI style initializers.
+    static func style(_ n: Node) throws -> Shading {
+        switch n.value {
+        case .string: return .style(try color(n))
+        case .object(let raw):
+            if raw["space"] != nil || raw["rgba"] != nil { return .style(try color(n)) }
+            let kinds = styleKinds.filter { raw[$0] != nil }
+            guard kinds.count == 1 else {
+                if kinds.isEmpty {
+                    _ = try n.object("a style", allowed: styleKinds + ["space", "rgba"])
+                    throw n.error("expected a colour or one of the keys \(styleKinds.joined(separator: ", "))")
+                }
+                throw n.error("expected one style, got \(kinds.joined(separator: " and "))")
+            }
+            let kind = kinds[0]
+            let keys: [String]
+            switch kind {
+            case "linearGradient": keys = ["startPoint", "endPoint"]
+            case "radialGradient": keys = ["center", "startRadius", "endRadius"]
+            case "angularGradient": keys = ["center", "startAngle", "endAngle"]
+            default: keys = ["center", "startRadiusFraction", "endRadiusFraction"]
+            }
+            let o = try n.object("a \(kind) style", allowed: [kind] + keys + ["colorSpace"])
+            let gradient = try self.gradient(try o.required(kind))
+            let space = try o.optional("colorSpace").map(gradientColorSpace) ?? .device
+            switch kind {
+            case "linearGradient":
+                let style = LinearGradient(gradient: gradient, startPoint: try unitPoint(try o.required("startPoint")),
+                                           endPoint: try unitPoint(try o.required("endPoint")))
+                return .style(style.colorSpace(space))
+            case "radialGradient":
+                var style = RadialGradient(gradient: gradient, center: try unitPoint(try o.required("center")),
+                                           startRadius: try o.required("startRadius").nonNegative("startRadius"),
+                                           endRadius: try o.required("endRadius").nonNegative("endRadius"))
+                style.unit.colorSpace = space
+                return .style(style)
+            case "angularGradient":
+                var style = AngularGradient(gradient: gradient, center: try unitPoint(try o.required("center")),
+                                            startAngle: .degrees(try o.optional("startAngle")?.number() ?? 0),
+                                            endAngle: .degrees(try o.optional("endAngle")?.number() ?? 0))
+                style.unit.colorSpace = space
+                return .style(style)
+            default:
+                var style = EllipticalGradient(
+                    gradient: gradient, center: try o.optional("center").map(unitPoint) ?? .center,
+                    startRadiusFraction: try o.optional("startRadiusFraction")?.nonNegative("startRadiusFraction") ?? 0,
+                    endRadiusFraction: try o.optional("endRadiusFraction")?.nonNegative("endRadiusFraction") ?? 0.5)
+                style.unit.colorSpace = space
+                return .style(style)
+            }
+        default:
+            throw n.expected("a style (a colour or a gradient style object)")
+        }
+    }
+
+    /// `{"stops": [[location, COLOR], …]}` or `{"colors": [COLOR, …]}` (evenly spaced); at least one stop.
+    static func gradient(_ n: Node) throws -> Gradient {
+        guard case .object(let raw) = n.value else {
+            throw n.expected("a gradient ({\"stops\": […]} or {\"colors\": […]})")
+        }
+        if raw["stops"] != nil, raw["colors"] != nil { throw n.error("expected stops or colors, got both") }
+        let o = try n.object("a gradient", allowed: ["stops", "colors"])
+        if let list = o.optional("colors") {
+            let colors = try list.array().map(color)
+            guard !colors.isEmpty else { throw list.error("a gradient needs at least one colour") }
+            return Gradient(colors: colors)
+        }
+        guard let list = o.optional("stops") else { throw n.error("expected the key stops or colors") }
+        let stops = try list.array().map { stop -> Gradient.Stop in
+            guard case .array(let parts) = stop.value, parts.count == 2 else {
+                throw stop.expected("a stop [location, colour]")
+            }
+            let locationNode = Node(parts[0], stop.path.index(0))
+            let location = try locationNode.number()
+            guard location >= 0, location <= 1 else {
+                throw locationNode.error("a stop location must be in 0…1, got \(fmt(CGFloat(location)))")
+            }
+            return Gradient.Stop(color: try color(Node(parts[1], stop.path.index(1))), location: CGFloat(location))
+        }
+        guard !stops.isEmpty else { throw list.error("a gradient needs at least one stop") }
+        return Gradient(stops: stops)
+    }
+
+    static func gradientOptions(_ n: Node) throws -> GraphicsContext.GradientOptions {
+        var options: GraphicsContext.GradientOptions = []
+        for item in try n.array() {
+            options.insert(try named(item, "gradient option", ["repeat": GraphicsContext.GradientOptions.repeat,
+                                                                "mirror": .mirror, "linearColor": .linearColor]))
+        }
+        return options
+    }
+
+    static func gradientColorSpace(_ n: Node) throws -> Gradient.ColorSpace {
+        try named(n, "gradient colour space", ["device": Gradient.ColorSpace.device, "perceptual": .perceptual])
     }
 
     static let pathShapes = ["rect", "ellipse", "roundedRect", "arc", "elements"]
