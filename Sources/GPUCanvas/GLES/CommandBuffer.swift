@@ -35,9 +35,9 @@ enum TextureRef: Hashable, CustomStringConvertible {
     case paintData
     /// The layer open at nesting depth n (`drawLayer`, or a `clipToLayer` content), frame format.
     case layer(Int)
-    /// The clip mask used at nesting depth n (R8, coverage of the clip region).
+    /// Clip-mask page n (R8): every clip of the frame has a region of coverage in one page.
     case mask(Int)
-    /// One clip shape's coverage while a mask at depth n is built (R8).
+    /// A clip shape's coverage while the masks of page n are multiplied (R8, the page's size).
     case clipCoverage(Int)
     /// A copy of the target's pixels under a draw, for shader blending without framebuffer fetch.
     case destinationCopy
@@ -98,6 +98,9 @@ enum Pipeline: String, CaseIterable, CustomStringConvertible {
     case compositeCopy
     /// Multiplies a clip mask by a coverage or a layer's alpha (blend ZERO, SRC_COLOR).
     case maskMultiply
+    /// Multiplies a clip mask by 1 − coverage (the `composite` program with blend ZERO, ONE_MINUS_SRC_ALPHA):
+    /// an inverse clip shape.
+    case maskErase
 
     /// The file in `Sources/Shaders/programs` holding the program.
     var programName: String {
@@ -110,6 +113,7 @@ enum Pipeline: String, CaseIterable, CustomStringConvertible {
         case .compositeFetch: return "composite_fetch"
         case .compositeCopy: return "composite_copy"
         case .maskMultiply: return "mask_multiply"
+        case .maskErase: return "composite"
         }
     }
 
@@ -125,12 +129,15 @@ enum Pipeline: String, CaseIterable, CustomStringConvertible {
         case multiply
         /// Blending off: the shader writes the final value.
         case replace
+        /// (ZERO, ONE_MINUS_SRC_ALPHA): the destination × (1 − source alpha).
+        case erase
         var description: String {
             switch self {
             case .sourceOver: return "one, oneMinusSrcAlpha"
             case .additive: return "one, one"
             case .multiply: return "zero, srcColor"
             case .replace: return "off"
+            case .erase: return "zero, oneMinusSrcAlpha"
             }
         }
     }
@@ -141,6 +148,7 @@ enum Pipeline: String, CaseIterable, CustomStringConvertible {
         case .tessAccumulate: return .additive
         case .compositeFetch, .compositeCopy: return .replace
         case .maskMultiply: return .multiply
+        case .maskErase: return .erase
         }
     }
 
@@ -149,7 +157,7 @@ enum Pipeline: String, CaseIterable, CustomStringConvertible {
         switch self {
         case .atlasCover, .atlasBlit, .tessCover: return CoverInstance.stride
         case .tessAccumulate: return SegmentInstance.stride
-        case .composite, .compositeFetch, .compositeCopy, .maskMultiply: return CompositeInstance.stride
+        case .composite, .compositeFetch, .compositeCopy, .maskMultiply, .maskErase: return CompositeInstance.stride
         }
     }
 
@@ -158,7 +166,7 @@ enum Pipeline: String, CaseIterable, CustomStringConvertible {
         switch self {
         case .tessAccumulate, .atlasBlit: return 2
         case .atlasCover, .tessCover: return 4
-        case .composite, .compositeFetch, .compositeCopy, .maskMultiply: return 5
+        case .composite, .compositeFetch, .compositeCopy, .maskMultiply, .maskErase: return 7
         }
     }
 
@@ -193,18 +201,22 @@ struct CoverInstance {
     }
 }
 
-/// One rectangle or trapezoid of the compositing encoder's programs: 48 bytes.
+/// One rectangle or trapezoid of the compositing encoder's programs: 64 bytes.
 ///
-/// The device rectangle; the atlas texel of its top-left corner, the fill rule and where its coverage comes
-/// from (`CoverageSource`); the trapezoid insets (1/16 px); the paint (`PaintSource`) and its row in the
-/// paint data; and a premultiplied colour that multiplies the paint (a solid colour × opacity, or opacity
+/// The rectangle (device pixels, or mask-page texels when drawing into a clip mask); the atlas texel of its
+/// top-left corner, the fill rule and where its coverage comes from (`CoverageSource`); the trapezoid insets
+/// (1/16 px); the paint (`PaintSource`), its row in the paint data and the blend mode (raw value, for the
+/// shader-blended programs); the clip: its device box (width 0: unclipped) and the mask-page texel of the box's
+/// top-left corner; and a premultiplied colour that multiplies the paint (a solid colour × opacity, or opacity
 /// in all four channels for gradients and layers).
 struct CompositeInstance {
-    static let stride = 48
+    static let stride = 64
     var x: Int16, y: Int16, w: Int16, h: Int16
     var u: Int16, v: Int16, rule: Int16, coverage: Int16
     var leftTop: Int16 = 0, leftBottom: Int16 = 0, rightTop: Int16 = 0, rightBottom: Int16 = 0
-    var paint: Int16, paintRow: Int16, reserved0: Int16 = 0, reserved1: Int16 = 0
+    var paint: Int16, paintRow: Int16, blendMode: Int16 = 0, reserved: Int16 = 0
+    var clipX: Int16 = 0, clipY: Int16 = 0, clipW: Int16 = 0, clipH: Int16 = 0
+    var clipU: Int16 = 0, clipV: Int16 = 0, reserved1: Int16 = 0, reserved2: Int16 = 0
     var r: Float, g: Float, b: Float, a: Float
 
     /// How `coverage` is read (the shader's `COVERAGE_*` constants).
@@ -213,12 +225,8 @@ struct CompositeInstance {
         case atlas = 0
         /// The atlas texel is signed area; the rule is applied in the shader (GPU tessellation).
         case accumulated = 1
-        /// Coverage 1 everywhere (a layer composite).
+        /// Coverage 1 everywhere (a layer composite, a mask's quad).
         case full = 2
-        /// The atlas texel is coverage, and what is drawn is 1 − it (an inverse clip's coverage).
-        case atlasInverse = 3
-        /// Signed area with the rule, inverted.
-        case accumulatedInverse = 4
     }
 
     /// What the paint is (the shader's `PAINT_*` constants).
@@ -234,24 +242,21 @@ struct CompositeInstance {
     }
 }
 
-/// The per-draw-call state of the compositing programs.
+/// The per-draw-call state of the compositing programs: the textures their instances refer to.
 struct CompositeState: Equatable, CustomStringConvertible {
-    /// `GraphicsContext.BlendMode.rawValue` (shader-blended pipelines).
-    var blendMode: Int32 = 0
-    /// The clip mask and the device rectangle it covers (nil: no clip).
-    var clip: (ref: TextureRef, rect: PixelRect)?
-    /// The texture `PaintSource.source…` reads and the device rectangle it covers.
+    /// The clip-mask page the instances' clips live in (nil: none of them is clipped).
+    var maskPage: TextureRef?
+    /// The texture `PaintSource.source…` reads and the rectangle it covers (in the coordinates the
+    /// instances are drawn in).
     var source: (ref: TextureRef, rect: PixelRect)?
 
     static func == (l: CompositeState, r: CompositeState) -> Bool {
-        l.blendMode == r.blendMode && l.clip?.ref == r.clip?.ref && l.clip?.rect == r.clip?.rect
-            && l.source?.ref == r.source?.ref && l.source?.rect == r.source?.rect
+        l.maskPage == r.maskPage && l.source?.ref == r.source?.ref && l.source?.rect == r.source?.rect
     }
 
     var description: String {
         var parts: [String] = []
-        if blendMode != 0 { parts.append("blend \(GraphicsContext.BlendMode(rawValue: blendMode))") }
-        if let c = clip { parts.append("clip \(c.ref) at \(c.rect.x),\(c.rect.y) \(c.rect.width)×\(c.rect.height)") }
+        if let m = maskPage { parts.append("clip masks \(m)") }
         if let s = source { parts.append("source \(s.ref) at \(s.rect.x),\(s.rect.y) \(s.rect.width)×\(s.rect.height)") }
         return parts.isEmpty ? "plain" : parts.joined(separator: ", ")
     }

@@ -3,25 +3,27 @@
 // Design note. Coverage and compositing are separate here (the fast path, `PathStrategy.encode`, still does
 // both for frames of plain solid source-over draws, where llvmpipe's linear rasterizer pays). The path
 // strategy only produces coverage: bands in atlas batches (`PathStrategy.coverage`), R8 coverage from the
-// raster atlas or signed area from GPU tessellation. This encoder walks the frame's ops in order and turns
-// coverage × clip × paint × blend into instanced draws of one family of programs (`composite*.glsl`):
+// raster atlas or signed area from GPU tessellation. This encoder turns coverage × clip × paint × blend into
+// instanced draws of one family of programs (`composite*.glsl`, sharing `include/composite_*.glsl`):
+// - clips first: every clip stack of the frame gets a region in an R8 mask page (`.mask(n)`, shelf-packed),
+//   built at the start of the frame in a few passes for all clips at once: the first entry of every clip is
+//   drawn directly (coverage, or 1 − coverage via a multiplicative erase), later entries are multiplied in
+//   (a shape's coverage drawn into a scratch page first, `.clipCoverage(n)`; an inverse shape erased in
+//   place). Clips with `clipToLayer` masks are built one by one after those, their content rendered into a
+//   layer and its alpha multiplied in. Instances carry their clip (device box and page texel), so draws
+//   under different clips still batch. On llvmpipe each pass switch costs a flush, so a clip per draw
+//   (S5-clip-blend: 200) costs one pass in all, not several per draw;
 // - targets: the frame, and per open `drawLayer` a layer texture sized to the layer's box (`.layer(depth)`,
 //   cleared to transparent); popping a layer composites it into its parent as one more draw whose paint is
 //   the layer texture and whose coverage is 1 (the clip bounds it);
-// - clips: each clip stack becomes an R8 mask over the clip's box (`.mask(depth)`), cleared to 1 and
-//   multiplied by each entry: a clip shape's coverage (drawn into `.clipCoverage(depth)` first) or a
-//   `clipToLayer` content's alpha (rendered into `.layer(depth + 1)` first). A mask is built when a draw at
-//   that depth needs a clip other than the one the slot holds, so draws under one clip share it;
-// - blending: `.normal` by fixed function (ONE, ONE_MINUS_SRC_ALPHA), so any number of draws with any
-//   paints batch into one draw call per target and state; every other mode in the shader, with the
-//   destination read through framebuffer fetch (`composite_fetch`) or, where the driver lacks it, from a
-//   copy of the target under each draw (`composite_copy`, one draw call per draw);
-// - batching: consecutive instances with the same target, pipeline and per-call state (clip mask, blend
-//   mode, source texture) share one draw call; the coverage atlas is reloaded when a band of the next batch
-//   comes up (an upload for the raster atlas, an accumulation pass for GPU tessellation).
-// The ops are walked twice with the same code: a dry walk lists the shapes in the order the real walk uses
-// them (a mask rebuilt for a later draw lists its shapes again), so the strategy's atlas batches are met in
-// order, then the real walk encodes.
+// - blending: `.normal` by fixed function (ONE, ONE_MINUS_SRC_ALPHA); every other mode in the shader (the
+//   mode is per instance), the destination read through framebuffer fetch (`composite_fetch`) or, where the
+//   driver lacks it, from a copy of the target under each draw (`composite_copy`, a draw call per draw);
+// - batching: consecutive instances with the same target, pipeline and textures share one draw call; the
+//   coverage atlas is reloaded when a band of the next batch comes up (an upload for the raster atlas, an
+//   accumulation pass for GPU tessellation).
+// Everything is encoded twice with the same code: a dry run lists the shapes and gradients in the order the
+// real run uses them (so the strategy's atlas batches are met in order), then the real run encodes.
 
 import Foundation
 
@@ -35,6 +37,10 @@ public enum BlendRoute: String, Sendable, Equatable, Hashable, CaseIterable, Cus
 }
 
 final class CompositingEncoder {
+    /// Most clip-mask texels one frame may hold (R8: 256 MiB). Clip masks are built for the whole frame at its
+    /// start, so their area adds up; a frame beyond this is refused with an error rather than exhausting memory.
+    static let maskTexelBudget = 1 << 28
+
     private var dry = true
     private var frame: LoweredFrame!
     private var cb = CommandBuffer()
@@ -43,7 +49,7 @@ final class CompositingEncoder {
     private var coverage = CoverageSet(kind: .coverage, atlasFormat: .r8)
     private var loadedBatch = -1
     private var instances: [CompositeInstance] = []
-    /// Gradient paints' packed texels, one row each, listed by the dry walk.
+    /// Gradient paints' packed texels, one row each, listed by the dry run.
     private var paintRows: [[SIMD4<Float>]] = []
     private var nextPaintRow = 0
     /// (pass, command) of every draw, whose buffer offsets are made absolute at the end.
@@ -51,65 +57,73 @@ final class CompositingEncoder {
     private var frameFormat: TextureFormat = .rgba8
     private var clearColor = RGBA.transparent
     private var route = BlendRoute.framebufferFetch
+    private var maxTextureSize = 2048
 
-    /// The targets open now: the frame, then layers; a pass is open on the last one unless `passIsOpen` is false.
+    /// The targets open now (the frame, layers, a mask page being built); a pass is open on the last one when
+    /// `passIsOpen`.
     private var targets: [Target] = []
-    /// Layers open now (0: drawing into the frame); clip masks and layers are numbered by it.
-    private var depth = 0
-
-    private struct Target {
-        var ref: TextureRef
-        var box: PixelRect
-        /// What its first pass clears to.
-        var clear: RGBA
-        var cleared = false
-    }
     private var passIsOpen = false
-    /// The clip index each mask slot (by depth) holds.
-    private var maskSlots: [Int: Int] = [:]
+    /// Layers open now (0: drawing into the frame); layer textures are numbered by it.
+    private var depth = 0
+    /// Where each clip's mask lives: page, and the page texel of its box's top-left corner.
+    private var maskRegions: [Int: (page: Int, u: Int, v: Int)] = [:]
+    private var maskPages: [(width: Int, height: Int)] = []
     /// The draw call being gathered: pipeline, state and its first instance.
     private var pending: (pipeline: Pipeline, state: CompositeState, first: Int)?
     private var boundPipeline: Pipeline?
     private var boundState: CompositeState?
 
+    private struct Target {
+        var ref: TextureRef
+        /// The device pixels it shows (a mask page's: the page itself, from 0).
+        var box: PixelRect
+        /// What its first pass clears to.
+        var clear: RGBA
+        var cleared = false
+    }
+
     /// Encodes `lowered` into `commandBuffer` (which is reset first).
     func encode(_ lowered: LoweredFrame, strategy: PathStrategy, frameFormat: TextureFormat, clearColor: RGBA,
-                route: BlendRoute, into commandBuffer: inout CommandBuffer) throws {
+                route: BlendRoute, maxTextureSize: Int, into commandBuffer: inout CommandBuffer) throws {
         frame = lowered
         self.frameFormat = frameFormat
         self.clearColor = clearColor
         self.route = route
+        self.maxTextureSize = maxTextureSize
         swap(&cb, &commandBuffer)
         defer { swap(&cb, &commandBuffer) }
         cb.reset()
         let target = lowered.target
+        try layoutMasks()
 
-        // Dry walk: the shapes in the order the real walk meets them.
+        // Dry run: the shapes and gradients in the order the real run meets them.
         dry = true
         shapes.removeAll(keepingCapacity: true)
         paintRows.removeAll(keepingCapacity: true)
-        reset(target)
-        walk(lowered.ops)
+        run(target)
 
         // Coverage of all of them.
         coverage = strategy.coverage(shapes, stores: lowered.stores, into: &cb)
 
-        // Real walk.
+        // Real run.
         dry = false
         nextShape = 0
         nextPaintRow = 0
         loadedBatch = -1
         instances.removeAll(keepingCapacity: true)
         drawCommands.removeAll(keepingCapacity: true)
-        reset(target)
         cb.declare(.frame, TextureDesc(width: target.width, height: target.height, format: frameFormat))
         if !paintRows.isEmpty {
             let width = paintRows.map(\.count).max() ?? 1
             cb.declare(.paintData, TextureDesc(width: width, height: paintRows.count, format: .rgba32f))
         }
-        openPass()  // the frame is cleared even when nothing draws
-        walk(lowered.ops)
-        flush()
+        for (i, page) in maskPages.enumerated() {
+            cb.declare(.mask(i), TextureDesc(width: page.width, height: page.height, format: .r8))
+        }
+        if route == .destinationCopy {
+            cb.declare(.destinationCopy, TextureDesc(width: target.width, height: target.height, format: frameFormat))
+        }
+        run(target)
 
         // Instances and paint data, uploaded before the first pass's commands.
         var head: [GPUCommand] = []
@@ -136,24 +150,227 @@ final class CompositingEncoder {
             head.append(.uploadTexture(.paintData, rect: TexelRect(x: 0, y: 0, width: width, height: paintRows.count),
                                        format: .rgba32f, source: start))
         }
-        if route == .destinationCopy {
-            cb.declare(.destinationCopy, TextureDesc(width: target.width, height: target.height, format: frameFormat))
-        }
         if !head.isEmpty { cb.passes[0].commands.insert(contentsOf: head, at: 0) }
-        // Commands were recorded with offsets relative to the instance array: done above.
     }
 
-    private func reset(_ target: RenderTarget) {
+    /// One run (dry or real): clip masks, then the frame's ops.
+    private func run(_ target: RenderTarget) {
         targets = [Target(ref: .frame, box: target.pixelRect, clear: clearColor)]
         depth = 0
         passIsOpen = false
-        maskSlots.removeAll()
         pending = nil
         boundPipeline = nil
         boundState = nil
+        buildMasks()
+        if !dry { openPass() }  // the frame is cleared even when nothing draws
+        walk(frame.ops)
+        flush()
     }
 
-    // MARK: Walking
+    // MARK: Clip masks
+
+    /// Clips in an order where every clip used inside a `clipToLayer` content comes before the clip holding it.
+    private var clipOrder: [Int] = []
+
+    private func layoutMasks() throws {
+        clipOrder.removeAll(keepingCapacity: true)
+        var seen = Set<Int>()
+        func note(_ k: Int?) {
+            guard let k, !seen.contains(k) else { return }
+            seen.insert(k)
+            for e in frame.clips[k].entries { if case .mask(let ops, _, _, _) = e { scan(ops) } }
+            clipOrder.append(k)
+        }
+        func scan(_ ops: [LoweredOp]) {
+            for op in ops {
+                switch op {
+                case .draw(let d): note(d.clip)
+                case .popLayer(let c): note(c.clip)
+                case .pushLayer: break
+                }
+            }
+        }
+        scan(frame.ops)
+        maskRegions.removeAll(keepingCapacity: true)
+        maskPages.removeAll(keepingCapacity: true)
+        var total = 0
+        let widest = clipOrder.compactMap { frame.clips[$0].box?.width }.max() ?? 1
+        let pageWidth = min(maxTextureSize, max(2048, widest))
+        var packer = ShelfPacker(width: pageWidth, maxHeight: maxTextureSize)
+        for k in clipOrder {
+            let box = frame.clips[k].box ?? PixelRect(x: 0, y: 0, width: 1, height: 1)
+            total += box.area
+            guard total <= Self.maskTexelBudget else {
+                throw RenderError.unsupported("the frame's clip masks need more than \(Self.maskTexelBudget) pixels (\(clipOrder.count) clips); use fewer or smaller clips per frame")
+            }
+            var slot = packer.allocate(width: box.width, height: box.height)
+            if slot == nil {
+                maskPages.append((pageWidth, packer.usedHeight))
+                packer.reset()
+                slot = packer.allocate(width: box.width, height: box.height)
+            }
+            guard let s = slot else {
+                throw RenderError.unsupported("a clip of \(box.width)×\(box.height) pixels exceeds the GL texture limit of \(maxTextureSize)")
+            }
+            maskRegions[k] = (maskPages.count, s.x, s.y)
+        }
+        if !clipOrder.isEmpty { maskPages.append((pageWidth, packer.usedHeight)) }
+    }
+
+    /// Builds every clip's mask region: all clips of shapes only together, a pass per entry rank; clips with
+    /// `clipToLayer` masks one by one.
+    private func buildMasks() {
+        guard !clipOrder.isEmpty else { return }
+        let simple = clipOrder.filter { k in !frame.clips[k].entries.contains { if case .mask = $0 { return true }; return false } }
+        let layered = clipOrder.filter { k in !simple.contains(k) }
+        for page in maskPages.indices {
+            let onPage = simple.filter { maskRegions[$0]!.page == page }
+            let rank = onPage.map { frame.clips[$0].entries.count }.max() ?? 0
+            // Every page is cleared (to 0) by its first pass, even one holding only layered clips.
+            beginMaskPass(page, clear: true)
+            for k in onPage { firstEntry(k) }
+            endPass()
+            for r in stride(from: 1, to: rank, by: 1) {
+                let clips = onPage.filter { frame.clips[$0].entries.count > r }
+                multiplyEntries(clips.map { ($0, r) }, page: page)
+            }
+        }
+        for k in layered {
+            let page = maskRegions[k]!.page
+            beginMaskPass(page, clear: false)
+            firstEntry(k)
+            endPass()
+            for r in 1 ..< frame.clips[k].entries.count { multiplyEntries([(k, r)], page: page) }
+        }
+    }
+
+    /// The clip's region of its page, in page texels.
+    private func region(_ k: Int) -> PixelRect {
+        let r = maskRegions[k]!
+        let box = frame.clips[k].box ?? PixelRect(x: 0, y: 0, width: 1, height: 1)
+        return PixelRect(x: r.u, y: r.v, width: box.width, height: box.height)
+    }
+
+    /// Writes entry 0 of clip `k` into its region (which holds 0): coverage, 1 − coverage, 1 or nothing.
+    private func firstEntry(_ k: Int) {
+        let clip = frame.clips[k]
+        guard let box = clip.box, let entry = clip.entries.first else { return }
+        let reg = region(k)
+        switch entry {
+        case .shape(let shape, let inverse):
+            if inverse { append(full(reg, paint: .solid, color: SIMD4(repeating: 1)), pipeline: .composite, state: CompositeState()) }
+            guard let shape else { return }
+            let index = takeShape(shape)
+            emitBands(index, offset: (reg.x - box.x, reg.y - box.y), paint: .solid, row: 0, color: SIMD4(repeating: 1),
+                      blend: .normal, clip: nil, pipeline: inverse ? .maskErase : .composite, state: CompositeState())
+        case .mask:
+            // Content multiplies into 1.
+            append(full(reg, paint: .solid, color: SIMD4(repeating: 1)), pipeline: .composite, state: CompositeState())
+            flush()
+            endPass()
+            multiplyEntries([(k, 0)], page: maskRegions[k]!.page)
+            beginMaskPass(maskRegions[k]!.page, clear: false)
+        }
+    }
+
+    /// Multiplies entry `rank` of each listed clip into its region: shapes' coverage through the scratch page,
+    /// inverse shapes erased in place, mask contents rendered into a layer and their alpha multiplied in.
+    private func multiplyEntries(_ list: [(clip: Int, rank: Int)], page: Int) {
+        // Coverage of the non-inverse shapes into the scratch page, at the clips' regions.
+        let scratch = TextureRef.clipCoverage(page)
+        var scratchUsed = false
+        for (k, r) in list {
+            guard case .shape(let shape?, false) = frame.clips[k].entries[r], let box = frame.clips[k].box else { continue }
+            if !scratchUsed {
+                if !dry {
+                    cb.declare(scratch, TextureDesc(width: maskPages[page].width, height: maskPages[page].height, format: .r8))
+                }
+                push(Target(ref: scratch, box: PixelRect(x: 0, y: 0, width: maskPages[page].width,
+                                                         height: maskPages[page].height), clear: .transparent))
+                openPass()
+                scratchUsed = true
+            }
+            let reg = region(k)
+            let index = takeShape(shape)
+            emitBands(index, offset: (reg.x - box.x, reg.y - box.y), paint: .solid, row: 0, color: SIMD4(repeating: 1),
+                      blend: .normal, clip: nil, pipeline: .composite, state: CompositeState())
+        }
+        if scratchUsed { _ = pop() }
+        // Mask contents into layers, each multiplied in right away.
+        for (k, r) in list {
+            guard case .mask(let ops, let contentBox?, _, _) = frame.clips[k].entries[r] else { continue }
+            depth += 1
+            let ref = TextureRef.layer(depth)
+            push(Target(ref: ref, box: contentBox, clear: .transparent))
+            if !dry { declareAtLeast(ref, contentBox, frameFormat) }
+            openPass()
+            walk(ops)
+            _ = pop()
+            // Multiplied right away: a later content at the same depth reuses the texture.
+            beginMaskPass(page, clear: false)
+            let (_, _, opacity, inverse) = maskEntry(frame.clips[k].entries[r])
+            let box = frame.clips[k].box!
+            let reg = region(k)
+            // The content texture is addressed in page texels: its box moved like the clip's.
+            let src = PixelRect(x: contentBox.x - box.x + reg.x, y: contentBox.y - box.y + reg.y,
+                                width: contentBox.width, height: contentBox.height)
+            multiply(reg, by: (ref, src), alpha: true, opacity: opacity, inverse: inverse)
+            endPass()
+            depth -= 1
+        }
+        // The page: multiplies and erases.
+        beginMaskPass(page, clear: false)
+        for (k, r) in list {
+            let reg = region(k)
+            switch frame.clips[k].entries[r] {
+            case .shape(let shape, let inverse):
+                if inverse {
+                    guard let shape, let box = frame.clips[k].box else { continue }
+                    let index = takeShape(shape)
+                    emitBands(index, offset: (reg.x - box.x, reg.y - box.y), paint: .solid, row: 0,
+                              color: SIMD4(repeating: 1), blend: .normal, clip: nil, pipeline: .maskErase,
+                              state: CompositeState())
+                } else if shape == nil {
+                    multiply(reg, by: nil, alpha: false, opacity: 0, inverse: false)
+                } else {
+                    multiply(reg, by: (scratch, PixelRect(x: 0, y: 0, width: maskPages[page].width,
+                                                          height: maskPages[page].height)),
+                             alpha: false, opacity: 1, inverse: false)
+                }
+            case .mask(_, let contentBox, _, let inverse):
+                if contentBox == nil && !inverse { multiply(reg, by: nil, alpha: false, opacity: 0, inverse: false) }
+            }
+        }
+        endPass()
+    }
+
+    private func maskEntry(_ e: LoweredClip.Entry) -> ([LoweredOp], PixelRect?, Float, Bool) {
+        guard case .mask(let ops, let box, let opacity, let inverse) = e else { return ([], nil, 1, false) }
+        return (ops, box, opacity, inverse)
+    }
+
+    /// Multiplies `reg` of the current mask page by a texture's red channel (or alpha) × opacity, or by
+    /// 1 − that when `inverse`; with no texture, by `opacity` (0 empties the region).
+    private func multiply(_ reg: PixelRect, by source: (TextureRef, PixelRect)?, alpha: Bool, opacity: Float,
+                          inverse: Bool) {
+        var instance = full(reg, paint: source == nil ? .solid : (alpha ? .sourceAlpha : .sourceRed),
+                            color: SIMD4(repeating: opacity))
+        instance.rule = inverse ? 1 : 0
+        append(instance, pipeline: .maskMultiply, state: CompositeState(maskPage: nil, source: source))
+    }
+
+    private func beginMaskPass(_ page: Int, clear: Bool) {
+        let size = maskPages[page]
+        push(Target(ref: .mask(page), box: PixelRect(x: 0, y: 0, width: size.width, height: size.height),
+                    clear: .transparent, cleared: !clear))
+        openPass()
+    }
+
+    private func endPass() {
+        _ = pop()
+    }
+
+    // MARK: Walking the ops
 
     private func walk(_ ops: [LoweredOp]) {
         for op in ops {
@@ -166,7 +383,6 @@ final class CompositingEncoder {
     }
 
     private func draw(_ d: LoweredDraw) {
-        let clip = d.clip.map { useClip($0) }
         let shape = takeShape(d.shape)
         if dry {
             if case .gradient(let g) = d.paint { paintRows.append(g.packedTexels()) }
@@ -185,101 +401,35 @@ final class CompositingEncoder {
             row = nextPaintRow
             nextPaintRow += 1
         }
-        let state = CompositeState(blendMode: d.blend.rawValue, clip: clip, source: nil)
-        emitBands(shape, paint: paint, row: row, color: color, blend: d.blend, state: state, box: d.box)
+        emitBands(shape, offset: (0, 0), paint: paint, row: row, color: color, blend: d.blend, clip: d.clip,
+                  pipeline: pipeline(for: d.blend), state: CompositeState(maskPage: maskPage(d.clip), source: nil))
     }
 
     private func pushLayer(_ box: PixelRect) {
-        flush()
         depth += 1
         let ref = TextureRef.layer(depth)
-        push(Target(ref: ref, box: box, clear: .transparent), format: frameFormat)
+        push(Target(ref: ref, box: box, clear: .transparent))
+        if !dry { declareAtLeast(ref, box, frameFormat) }
         openPass()
-    }
-
-    /// Makes `t` the current target (its pass opens with the next draw).
-    private func push(_ t: Target, format: TextureFormat) {
-        flush()
-        targets.append(t)
-        passIsOpen = false
-        if !dry { declareAtLeast(t.ref, t.box, format) }
-    }
-
-    private func pop() -> Target {
-        flush()
-        passIsOpen = false
-        return targets.removeLast()
     }
 
     private func popLayer(_ c: LayerComposite) {
         let layer = pop()
         depth -= 1
-        let clip = c.clip.map { useClip($0) }
         guard !dry else { return }
-        let o = c.opacity
-        let state = CompositeState(blendMode: c.blend.rawValue, clip: clip, source: (layer.ref, c.layerBox))
-        emit(full(c.box, paint: .source, color: SIMD4(repeating: o)), blend: c.blend, state: state, box: c.box)
+        var instance = full(c.box, paint: .source, color: SIMD4(repeating: c.opacity))
+        instance.blendMode = Int16(c.blend.rawValue)
+        setClip(&instance, c.clip)
+        let state = CompositeState(maskPage: maskPage(c.clip), source: (layer.ref, c.layerBox))
+        emit(instance, pipeline: pipeline(for: c.blend), state: state, copyBox: c.box)
     }
 
-    /// The mask slot for clip `index` at the current depth, built when the slot holds another clip.
-    private func useClip(_ index: Int) -> (ref: TextureRef, rect: PixelRect) {
-        let d = depth
-        let clip = frame.clips[index]
-        let box = clip.box ?? PixelRect(x: 0, y: 0, width: 1, height: 1)
-        let ref = TextureRef.mask(d)
-        if maskSlots[d] == index { return (ref, box) }
-        maskSlots[d] = index
-        // Cleared to 1, then multiplied by each entry.
-        push(Target(ref: ref, box: box, clear: RGBA(r: 1, g: 1, b: 1, a: 1)), format: .r8)
-        openPass()
-        for entry in clip.entries {
-            switch entry {
-            case .shape(let shape, let inverse):
-                guard let shape else {
-                    if !inverse { multiplyMask(box, by: nil, opacity: 0, inverse: false, alpha: false) }
-                    continue
-                }
-                // The shape's coverage into the coverage scratch, then the mask × it.
-                let scratch = TextureRef.clipCoverage(d)
-                let index = takeShape(shape)
-                push(Target(ref: scratch, box: box, clear: .transparent), format: .r8)
-                if !dry {
-                    emitBands(index, paint: .solid, row: 0, color: SIMD4(repeating: 1), blend: .normal,
-                              state: CompositeState(), box: box)
-                }
-                _ = pop()
-                multiplyMask(box, by: (scratch, box), opacity: 1, inverse: inverse, alpha: false)
-            case .mask(let ops, let contentBox, let opacity, let inverse):
-                guard let contentBox else {
-                    if !inverse { multiplyMask(box, by: nil, opacity: 0, inverse: false, alpha: false) }
-                    continue
-                }
-                // The content into a layer one level deeper, then the mask × its alpha.
-                depth += 1
-                let layerRef = TextureRef.layer(depth)
-                push(Target(ref: layerRef, box: contentBox, clear: .transparent), format: frameFormat)
-                openPass()
-                walk(ops)
-                _ = pop()
-                depth -= 1
-                multiplyMask(box, by: (layerRef, contentBox), opacity: opacity, inverse: inverse, alpha: true)
-            }
-        }
-        _ = pop()
-        return (ref, box)
-    }
+    private func maskPage(_ clip: Int?) -> TextureRef? { clip.map { .mask(maskRegions[$0]!.page) } }
 
-    /// Multiplies the mask being built (the current target) over `box` by a texture's red channel (or alpha)
-    /// × opacity, or by 1 − that when `inverse`; with no texture, by `opacity` (0 empties the mask).
-    private func multiplyMask(_ box: PixelRect, by source: (TextureRef, PixelRect)?, opacity: Float, inverse: Bool,
-                              alpha: Bool) {
-        guard !dry else { return }
-        var instance = full(box, paint: source == nil ? .solid : (alpha ? .sourceAlpha : .sourceRed),
-                            color: SIMD4(repeating: opacity))
-        instance.rule = inverse ? 1 : 0
-        let state = CompositeState(blendMode: 0, clip: nil, source: source.map { ($0.0, $0.1) })
-        append(instance, pipeline: .maskMultiply, state: state)
-        flush()
+    private func setClip(_ i: inout CompositeInstance, _ clip: Int?) {
+        guard let k = clip, let box = frame.clips[k].box, let r = maskRegions[k] else { return }
+        i.clipX = Int16(box.x); i.clipY = Int16(box.y); i.clipW = Int16(box.width); i.clipH = Int16(box.height)
+        i.clipU = Int16(r.u); i.clipV = Int16(r.v)
     }
 
     // MARK: Emitting
@@ -296,21 +446,23 @@ final class CompositingEncoder {
         return nextShape
     }
 
-    /// One instance per band of shape `index`, into the current target.
-    private func emitBands(_ index: Int, paint: CompositeInstance.PaintSource, row: Int, color: SIMD4<Float>,
-                           blend: GraphicsContext.BlendMode, state: CompositeState, box: PixelRect) {
+    /// One instance per band of shape `index`, moved by `offset`, into the current target.
+    private func emitBands(_ index: Int, offset: (Int, Int), paint: CompositeInstance.PaintSource, row: Int,
+                           color: SIMD4<Float>, blend: GraphicsContext.BlendMode, clip: Int?, pipeline p: Pipeline,
+                           state: CompositeState) {
+        guard !dry else { return }
         let kind: CompositeInstance.CoverageSource = coverage.kind == .coverage ? .atlas : .accumulated
         // Every pixel the bands rasterize reads the destination, their zero-coverage padding included: the
-        // copy route copies the union of the band rectangles, which may reach past the shape's box.
-        var reach = box
-        if route == .destinationCopy && blend != .normal {
+        // copy route copies the union of the band rectangles, and a trapezoid's sides may stick out of its
+        // rectangle by `bandPadding` pixels.
+        var reach: PixelRect?
+        if p == .compositeCopy {
             for b in coverage.shapeBands[index] {
                 let band = coverage.bands[b]
-                // A trapezoid band's sides may stick out of its rectangle by `bandPadding` pixels.
                 let pad = band.leftTop != 0 || band.leftBottom != 0 || band.rightTop != 0 || band.rightBottom != 0
                     ? CoverageAccumulator.bandPadding : 0
-                reach = reach.union(PixelRect(x: Int(band.x) - pad, y: Int(band.y), width: Int(band.w) + 2 * pad,
-                                              height: Int(band.h)))
+                let r = PixelRect(x: Int(band.x) - pad, y: Int(band.y), width: Int(band.w) + 2 * pad, height: Int(band.h))
+                reach = reach.map { $0.union(r) } ?? r
             }
         }
         var first = true
@@ -320,19 +472,22 @@ final class CompositingEncoder {
                 flush()
                 load(batch: Int(band.batch))
             }
-            let instance = CompositeInstance(x: band.x, y: band.y, w: band.w, h: band.h, u: band.u, v: band.v,
-                                             rule: band.rule, coverage: kind.rawValue, leftTop: band.leftTop,
-                                             leftBottom: band.leftBottom, rightTop: band.rightTop,
-                                             rightBottom: band.rightBottom, paint: paint.rawValue,
-                                             paintRow: Int16(row), r: color.x, g: color.y, b: color.z, a: color.w)
-            if first {
-                emit(instance, blend: blend, state: state, box: reach)
-                first = false
+            var instance = CompositeInstance(x: band.x + Int16(offset.0), y: band.y + Int16(offset.1), w: band.w,
+                                             h: band.h, u: band.u, v: band.v, rule: band.rule, coverage: kind.rawValue,
+                                             leftTop: band.leftTop, leftBottom: band.leftBottom,
+                                             rightTop: band.rightTop, rightBottom: band.rightBottom,
+                                             paint: paint.rawValue, paintRow: Int16(row),
+                                             blendMode: Int16(blend.rawValue), r: color.x, g: color.y, b: color.z,
+                                             a: color.w)
+            setClip(&instance, clip)
+            if first, let reach {
+                emit(instance, pipeline: p, state: state, copyBox: reach)
             } else {
-                append(instance, pipeline: pipeline(for: blend), state: state)
+                append(instance, pipeline: p, state: state)
             }
+            first = false
         }
-        if route == .destinationCopy && blend != .normal { flush() }
+        if p == .compositeCopy { flush() }
     }
 
     /// A rectangle of full coverage.
@@ -347,26 +502,26 @@ final class CompositingEncoder {
         return route == .framebufferFetch ? .compositeFetch : .compositeCopy
     }
 
-    /// The first instance of a draw: with the copy route, the destination under `box` (every pixel the draw's
-    /// instances rasterize) is copied first.
-    private func emit(_ instance: CompositeInstance, blend: GraphicsContext.BlendMode, state: CompositeState,
-                      box: PixelRect) {
-        let p = pipeline(for: blend)
+    /// A draw's first instance: with the copy route, the destination under `copyBox` is copied first.
+    private func emit(_ instance: CompositeInstance, pipeline p: Pipeline, state: CompositeState, copyBox: PixelRect) {
         if p == .compositeCopy {
             flush()
             ensurePass()
             let t = targets[targets.count - 1]
-            let x0 = max(box.x, t.box.x), y0 = max(box.y, t.box.y)
-            let x1 = min(box.x + box.width, t.box.x + t.box.width), y1 = min(box.y + box.height, t.box.y + t.box.height)
+            let x0 = max(copyBox.x, t.box.x), y0 = max(copyBox.y, t.box.y)
+            let x1 = min(copyBox.x + copyBox.width, t.box.x + t.box.width)
+            let y1 = min(copyBox.y + copyBox.height, t.box.y + t.box.height)
             if x1 > x0, y1 > y0 {
                 cb.passes[cb.passes.count - 1].commands.append(
                     .copyDestination(TexelRect(x: x0 - t.box.x, y: y0 - t.box.y, width: x1 - x0, height: y1 - y0)))
             }
         }
         append(instance, pipeline: p, state: state)
+        if p == .compositeCopy { flush() }
     }
 
     private func append(_ instance: CompositeInstance, pipeline: Pipeline, state: CompositeState) {
+        guard !dry else { return }
         ensurePass()
         if let p = pending, p.pipeline != pipeline || p.state != state { flush() }
         if pending == nil { pending = (pipeline, state, instances.count) }
@@ -410,29 +565,38 @@ final class CompositingEncoder {
         loadedBatch = batch
     }
 
-    /// Opens a pass on the current target, loading its pixels (or clearing the frame the first time).
+    // MARK: Targets and passes
+
+    /// Makes `t` the current target (its pass opens with the next instance, or `openPass`).
+    private func push(_ t: Target) {
+        flush()
+        targets.append(t)
+        passIsOpen = false
+    }
+
+    private func pop() -> Target {
+        flush()
+        passIsOpen = false
+        return targets.removeLast()
+    }
+
     private func ensurePass() {
-        if passIsOpen { return }
-        openPass()
+        if !passIsOpen { openPass() }
     }
 
     /// Opens a pass on the current target: the first clears it (the frame to the clear colour, a layer to
-    /// transparent over its box), later ones load its pixels.
+    /// transparent over its box, a mask page to 0), later ones load its pixels.
     private func openPass() {
         let t = targets[targets.count - 1]
         let load: LoadOp = t.cleared ? .load : .clear(t.clear)
         targets[targets.count - 1].cleared = true
-        beginPass(t.ref, origin: t.box, load: load, size: t.box)
         passIsOpen = true
-    }
-
-    private func beginPass(_ ref: TextureRef, origin: PixelRect, load: LoadOp, size: PixelRect) {
         guard !dry else { return }
         var clearRect: TexelRect?
-        if case .clear = load, ref != .frame { clearRect = TexelRect(x: 0, y: 0, width: size.width, height: size.height) }
-        var pass = RenderPass(target: ref, load: load, clearRect: clearRect, store: .store)
-        pass.originX = origin.x
-        pass.originY = origin.y
+        if case .clear = load, t.ref != .frame { clearRect = TexelRect(x: 0, y: 0, width: t.box.width, height: t.box.height) }
+        var pass = RenderPass(target: t.ref, load: load, clearRect: clearRect, store: .store)
+        pass.originX = t.box.x
+        pass.originY = t.box.y
         if cb.desc(of: .atlas(0)) != nil { pass.commands.append(.bindTexture(unit: 0, .atlas(0))) }
         if cb.desc(of: .paintData) != nil { pass.commands.append(.bindTexture(unit: 1, .paintData)) }
         cb.passes.append(pass)

@@ -107,12 +107,9 @@ final class Executor {
                         let r = r ?? PixelRect(x: 0, y: 0, width: 0, height: 0)
                         glUniform4i(l, GLint(r.x), GLint(r.y), GLint(r.width), GLint(r.height))
                     }
-                    let mode = program.uniform("u_blendMode")
-                    if mode >= 0 { glUniform1i(mode, GLint(state.blendMode)) }
-                    rect("u_clipRect", state.clip?.rect)
                     rect("u_sourceRect", state.source?.rect)
-                    if let c = state.clip {
-                        guard let t = textures[c.ref] else { throw RenderError.gpu("internal: texture \(c.ref) undeclared") }
+                    if let m = state.maskPage {
+                        guard let t = textures[m] else { throw RenderError.gpu("internal: texture \(m) undeclared") }
                         cache.bindTexture(unit: 2, t.id)
                     }
                     if let s = state.source {
@@ -214,12 +211,14 @@ final class Executor {
         case .tessAccumulate:
             glVertexAttribPointer(0, 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, ptr(0))
             glVertexAttribPointer(1, 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, ptr(16))
-        case .composite, .compositeFetch, .compositeCopy, .maskMultiply:
+        case .composite, .compositeFetch, .compositeCopy, .maskMultiply, .maskErase:
             glVertexAttribIPointer(0, 4, GLenum(GL_SHORT), stride, ptr(0))
             glVertexAttribIPointer(1, 4, GLenum(GL_SHORT), stride, ptr(8))
             glVertexAttribIPointer(2, 4, GLenum(GL_SHORT), stride, ptr(16))
             glVertexAttribIPointer(3, 4, GLenum(GL_SHORT), stride, ptr(24))
-            glVertexAttribPointer(4, 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, ptr(32))
+            glVertexAttribIPointer(4, 4, GLenum(GL_SHORT), stride, ptr(32))
+            glVertexAttribIPointer(5, 4, GLenum(GL_SHORT), stride, ptr(40))
+            glVertexAttribPointer(6, 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, ptr(48))
         }
     }
 }

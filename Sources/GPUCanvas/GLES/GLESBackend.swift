@@ -240,11 +240,15 @@ final class GLESBackend: RenderBackend {
         do {
             for p in Pipeline.allCases {
                 if let e = p.requiredExtension, !context.has(e) { continue }
+                if let shared = built.first(where: { $0.key.programName == p.programName }) {
+                    built[p] = shared.value  // one program, another blend state (maskErase uses composite)
+                    continue
+                }
                 built[p] = try GLProgram.build(named: p.programName)
                 resources.programCreated()
             }
         } catch {
-            for p in built.values { glDeleteProgram(p.id); resources.programDeleted() }
+            for id in Set(built.values.map(\.id)) { glDeleteProgram(id); resources.programDeleted() }
             throw error
         }
         programs = built
@@ -260,7 +264,7 @@ final class GLESBackend: RenderBackend {
     deinit {
         if (try? context.makeCurrent()) != nil {
             resources.deleteAll()
-            for p in programs.values { glDeleteProgram(p.id); resources.programDeleted() }
+            for id in Set(programs.values.map(\.id)) { glDeleteProgram(id); resources.programDeleted() }
         }
     }
 
@@ -274,7 +278,7 @@ final class GLESBackend: RenderBackend {
         hasFrame = false
         let executor = self.executor
         try planner.plan(recording, target: target, strategy: strategy, blendRoute: blendRoute,
-                         into: &commandBuffer, timings: &timings) {
+                         maxTextureSize: context.maxTextureSize, into: &commandBuffer, timings: &timings) {
             _ = try executor.execute($0, timings: &$1)
         }
         guard let image = try executor.execute(commandBuffer, timings: &timings) else {

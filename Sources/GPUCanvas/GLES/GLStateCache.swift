@@ -57,6 +57,10 @@ final class GLStateCache {
             glBlendFunc(GLenum(GL_ZERO), GLenum(GL_SRC_COLOR))
         case .replace?:
             glDisable(GLenum(GL_BLEND))
+        case .erase?:
+            glEnable(GLenum(GL_BLEND))
+            glBlendEquation(GLenum(GL_FUNC_ADD))
+            glBlendFunc(GLenum(GL_ZERO), GLenum(GL_ONE_MINUS_SRC_ALPHA))
         }
     }
 

@@ -274,6 +274,7 @@ final class Planner {
     /// coverage and compositing in one (`PathStrategy.encode`, the baked-colour atlas on llvmpipe); any
     /// other frame goes through the compositing encoder.
     func plan(_ recording: Recording, target: RenderTarget, strategy: PathStrategy, blendRoute: BlendRoute,
+              maxTextureSize: Int,
               into cb: inout CommandBuffer, timings: inout GLESFrameTimings,
               replay: ((CommandBuffer, inout GLESFrameTimings) throws -> Void)? = nil) throws {
         cb.reset()
@@ -284,9 +285,25 @@ final class Planner {
         guard lowered.isSolidSourceOver else {
             let t1 = DispatchTime.now().uptimeNanoseconds
             timings.geometry += Double(t1 - t0) / 1e9
-            try compositing.encode(lowered, strategy: strategy, frameFormat: strategy.frameFormat,
-                                   clearColor: recording.isOpaque ? RGBA(r: 0, g: 0, b: 0, a: 1) : .transparent,
-                                   route: blendRoute, into: &cb)
+            // As on the fast path, an opaque source-over rectangle over the whole target becomes the clear colour.
+            var frame = lowered
+            var clear = recording.isOpaque ? RGBA(r: 0, g: 0, b: 0, a: 1) : .transparent
+            // Only among the draws before the first layer: the ops list is flat, a layer's draws follow its push.
+            let plainPrefix = frame.ops.prefix { if case .draw = $0 { return true }; return false }
+            if let last = plainPrefix.lastIndex(where: { op in
+                guard case .draw(let d) = op, d.clip == nil, d.blend == .normal, d.opacity == 1,
+                      case .solid(let c) = d.paint, c.a == 1 else { return false }
+                let s = d.shape
+                return Self.coversTarget(PreparedPath(drawIndex: d.number, store: s.store, contours: s.contours,
+                                                      edgeCount: s.edgeCount, box: s.box, rule: s.rule,
+                                                      antialiased: s.antialiased, color: c), stores, target)
+            }), case .draw(let d) = frame.ops[last], case .solid(let c) = d.paint {
+                clear = c
+                frame.ops.removeFirst(last + 1)
+            }
+            try compositing.encode(frame, strategy: strategy, frameFormat: strategy.frameFormat,
+                                   clearColor: clear,
+                                   route: blendRoute, maxTextureSize: maxTextureSize, into: &cb)
             timings.coverage += Double(DispatchTime.now().uptimeNanoseconds - t1) / 1e9
             return
         }

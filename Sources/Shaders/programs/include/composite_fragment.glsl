@@ -3,14 +3,12 @@
 // - COMPOSITE_FIXED: the premultiplied source × coverage, for fixed-function source-over;
 // - COMPOSITE_FETCH / COMPOSITE_COPY: the destination (framebuffer fetch / a copy of the target) blended in
 //   the shader: dst + coverage · (blendMode(src, dst) − dst), blending off;
-// - COMPOSITE_MASK: the clip-mask factor (paint value × a_color.a, or 1 − it when the rule field is 1) for
-//   a multiplicative blend into an R8 mask.
+// - COMPOSITE_MASK: the clip-mask factor (the paint's alpha, or 1 − it when the rule field is 1) for a
+//   multiplicative blend into an R8 mask page.
 // The constants below match `CompositeInstance.CoverageSource` and `.PaintSource`.
 #define COVERAGE_ATLAS 0
 #define COVERAGE_ACCUMULATED 1
 #define COVERAGE_FULL 2
-#define COVERAGE_ATLAS_INVERSE 3
-#define COVERAGE_ACCUMULATED_INVERSE 4
 #define PAINT_SOLID 0
 #define PAINT_GRADIENT 1
 #define PAINT_SOURCE 2
@@ -22,11 +20,11 @@ uniform highp sampler2D u_paintData;
 uniform highp sampler2D u_clipMask;
 uniform highp sampler2D u_source;
 uniform ivec2 u_targetOrigin;
-uniform ivec4 u_clipRect;    // device x, y, w, h of the clip mask; w = 0: no clip
-uniform ivec4 u_sourceRect;  // device x, y, w, h of the source texture
-uniform int u_blendMode;
+uniform ivec4 u_sourceRect;  // x, y, w, h of the source texture, in the coordinates drawn in
 in vec2 v_atlas;
 flat in ivec4 v_mode;
+flat in ivec4 v_clip;
+flat in ivec3 v_clipUVBlend;
 flat in vec4 v_color;
 
 bool insideRect(ivec2 p, ivec2 size) {
@@ -37,11 +35,10 @@ float compositeCoverage() {
     int source = v_mode.x;
     if (source == COVERAGE_FULL) return 1.0;
     float a = texelFetch(u_atlas, ivec2(floor(v_atlas)), 0).r;
-    if (source == COVERAGE_ACCUMULATED || source == COVERAGE_ACCUMULATED_INVERSE) {
+    if (source == COVERAGE_ACCUMULATED) {
         // The fill rule on signed area: non-zero min(|a|, 1), even-odd |a − 2·round(a/2)|.
         a = v_mode.y == 0 ? min(abs(a), 1.0) : abs(a - 2.0 * floor(a * 0.5 + 0.5));
     }
-    if (source == COVERAGE_ATLAS_INVERSE || source == COVERAGE_ACCUMULATED_INVERSE) a = 1.0 - a;
     return a;
 }
 
@@ -62,10 +59,11 @@ vec4 compositePaint(ivec2 device) {
     return t * v_color;
 }
 
+// The clip's coverage: its mask region in the bound mask page, 0 outside the clip's box.
 float compositeClip(ivec2 device) {
-    if (u_clipRect.z == 0) return 1.0;
-    ivec2 m = device - u_clipRect.xy;
-    return insideRect(m, u_clipRect.zw) ? texelFetch(u_clipMask, m, 0).r : 0.0;
+    if (v_clip.z == 0) return 1.0;
+    ivec2 m = device - v_clip.xy;
+    return insideRect(m, v_clip.zw) ? texelFetch(u_clipMask, v_clipUVBlend.xy + m, 0).r : 0.0;
 }
 
 #ifdef COMPOSITE_FETCH
@@ -91,7 +89,7 @@ void main() {
 #else
     vec4 dst = texelFetch(u_destination, ivec2(gl_FragCoord.xy), 0);
 #endif
-    o_color = dst + c * (blendMode(u_blendMode, src, dst) - dst);
+    o_color = dst + c * (blendMode(v_clipUVBlend.z, src, dst) - dst);
 #else
     o_color = src * c;
 #endif

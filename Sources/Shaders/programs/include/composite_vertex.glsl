@@ -7,10 +7,14 @@ uniform ivec2 u_targetOrigin;
 layout(location = 0) in ivec4 a_rect;    // x, y, w, h in device pixels
 layout(location = 1) in ivec4 a_atlas;   // u, v of the top-left texel; fill rule; coverage source
 layout(location = 2) in ivec4 a_insets;  // left side at top, at bottom; right side at top, at bottom
-layout(location = 3) in ivec4 a_paint;   // paint source; paint-data row; reserved
-layout(location = 4) in vec4 a_color;    // premultiplied colour (× opacity) multiplying the paint
+layout(location = 3) in ivec4 a_paint;   // paint source; paint-data row; blend mode; reserved
+layout(location = 4) in ivec4 a_clip;    // the clip's device box (w = 0: unclipped)
+layout(location = 5) in ivec4 a_clipUV;  // mask-page texel of the clip box's top-left corner; reserved
+layout(location = 6) in vec4 a_color;    // premultiplied colour (× opacity) multiplying the paint
 out vec2 v_atlas;                        // atlas texel coordinate of this fragment
 flat out ivec4 v_mode;                   // coverage source, rule, paint source, paint row
+flat out ivec4 v_clip;
+flat out ivec3 v_clipUVBlend;            // mask-page texel of the clip box; blend mode
 flat out vec4 v_color;
 
 void main() {
@@ -24,5 +28,7 @@ void main() {
     // Atlas texels are the band's pixels shifted: the same offset from the top-left in both.
     v_atlas = vec2(a_atlas.xy) + offset;
     v_mode = ivec4(a_atlas.w, a_atlas.z, a_paint.x, a_paint.y);
+    v_clip = a_clip;
+    v_clipUVBlend = ivec3(a_clipUV.xy, a_paint.z);
     v_color = a_color;
 }
