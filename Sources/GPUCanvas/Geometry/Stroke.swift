@@ -76,7 +76,8 @@ enum Stroker {
     /// - `tolerance` not finite or ≤ 0 → `Flatten.tolerance`.
     ///
     /// Errors (`StrokeError`): a dash pattern that would need more than `maxDashesPerPath` dashes, or an
-    /// outline of more than `maxOutlinePoints` points.
+    /// outline of more than `maxOutlinePoints` points; with `visible`, a path point whose device image
+    /// overflows (without it such an outline is nothing, as above).
     ///
     /// `visible` (device space): subpaths and dashes whose pen cannot reach it are left out (a closed contour
     /// wholly outside the target covers nothing there), so a fine dash along a path that runs far off the
@@ -94,6 +95,14 @@ enum Stroker {
         var flat = Polyline()
         guard flatten(path, tolerance: 0.5 * tol / scale, into: &flat), !flat.subpaths.isEmpty else {
             return Polygons()
+        }
+        if visible != nil {
+            // Culling works on the centreline's device coordinates, and a point that overflows under the
+            // transform (10³⁰⁸ at scale 2) has none: an error, as it is for the fill of the same path.
+            let device = Affine(transform)
+            for v in flat.vertices where !(device.x(v.x, v.y).isFinite && device.y(v.x, v.y).isFinite) {
+                throw StrokeError(description: "device coordinates overflow to infinity under the transform (path point (\(v.x), \(v.y)))")
+            }
         }
         if let pattern = DashPattern(style.dash, phase: style.dashPhase) {
             var dashed = Polyline()
