@@ -87,4 +87,84 @@ final class FuzzDefectTests: XCTestCase {
         }
         assertSame(images, maxDiff: Self.barMaxDiff, over2: Self.barOver2)
     }
+
+    // MARK: 2. Aliased coverage: a centre on (or within ulps of) an edge
+
+    /// The zero-width ellipse [1.5, 0, 0, 40]: its flattened points lie at x = 1.5 + {−2, −1, 0, 1} ulps, so
+    /// its edges run through, or within ulps of, the centres of column 1. The top-left rule (a centre counts
+    /// an edge crossing at or left of it; ARCHITECTURE.md) decides each one: where the polygon's sliver is
+    /// [1.5, 1.5 + ulp) the centre is inside, where the down and up edges both pass exactly through it or the
+    /// sliver lies left of it, outside. The raster atlas decided these with the rounded textbook cut and GPU
+    /// tessellation in f32, and each disagreed with the reference by 255 on 8 to 18 pixels.
+    /// The expected column was checked with exact rational arithmetic on the flattened points (it follows
+    /// `Flatten.cubic`'s last bits: recheck it if those change).
+    func testZeroWidthEllipseAliasedAgreesOnEveryBackend() throws {
+        let images = try renderAll(#"{"format":"gpucanvas-scene/1","size":[2,40],"commands":[{"op":"fill","path":{"ellipse":[1.5,0,0,40]},"shading":{"color":"black"},"antialiased":false}]}"#)
+        let column1 = ".##......#######........#######......##."
+        for (name, image) in images {
+            for (y, c) in column1.enumerated() {
+                XCTAssertEqual(alpha(image, 0, y), 0, "\(name) (0, \(y))")
+                XCTAssertEqual(alpha(image, 1, y), c == "#" ? 255 : 0, "\(name) (1, \(y))")
+            }
+        }
+        assertSame(images, maxDiff: Self.aliasedTolerance, over2: 0)
+    }
+
+    /// Near-ties built on purpose. A sliver triangle (1.5, 0) (1.5, 40) (1.5 + 8 ulps, 40): its left edge
+    /// runs exactly through the centres of column 1 (counted: inside), its right edge crosses every row
+    /// right of them, by 2.2·10⁻¹⁷ px at row 0 (not counted), so column 1 is covered on all 40 rows and
+    /// nothing else. The rounded textbook cut put the top rows' crossings onto the centre, f32 every row's.
+    /// A rectangle from x = 4.5 to 6.5 has centres exactly on both sides: the left one is inside, the right
+    /// one outside (columns 4 and 5), and one from y = 0.5 to 2.5 takes rows 0 and 1.
+    func testCentresWithinUlpsOfAnEdgeFollowTheTopLeftRule() throws {
+        let ulp8 = 1.5 + 8 * (1.5).ulp
+        let images = try renderAll(#"{"format":"gpucanvas-scene/1","size":[8,40],"commands":["# + #"""
+            {"op":"fill","path":{"elements":[["m",1.5,0],["l",1.5,40],["l",\#(ulp8),40],["z"]]},"shading":{"color":"black"},"antialiased":false},
+            {"op":"fill","path":{"elements":[["m",4.5,0.5],["l",6.5,0.5],["l",6.5,2.5],["l",4.5,2.5],["z"]]},"shading":{"color":"black"},"antialiased":false}
+            """# + "]}")
+        for (name, image) in images {
+            for y in 0 ..< 40 {
+                for x in 0 ..< 8 {
+                    let inside = x == 1 || ((x == 4 || x == 5) && y < 2)
+                    XCTAssertEqual(alpha(image, x, y), inside ? 255 : 0, "\(name) (\(x), \(y))")
+                }
+            }
+        }
+        assertSame(images, maxDiff: Self.aliasedTolerance, over2: 0)
+    }
+
+    // MARK: 3. Aliased coverage far from the origin (GPU tessellation)
+
+    /// Edges within 10⁻⁵ px of centres at x ≈ 1300: f32 atlas coordinates (ulp 1.2·10⁻⁴ there) put them on
+    /// the centres, and GPU tessellation's shader then counted crossings that lie right of them. Row 0 is
+    /// the fuzz scene (right edge 1339.50001: centre 1339.5 inside), row 1 the exact tie (right edge 1339.5:
+    /// outside), rows 2 and 3 left edges at 100.5 (inside) and 100.50001 (outside), with right edges at
+    /// 1300.5 (outside) and 1300.50001 (inside). The canvas is wider than one atlas piece (1024 px), so the
+    /// rows cross a piece border too.
+    func testAliasedEdgesNearCentresFarFromTheOrigin() throws {
+        let fuzz = #"{"format":"gpucanvas-scene/1","size":[1400,4],"commands":[{"op":"fill","path":{"rect":[0,0,1339.50001,4]},"shading":{"color":"black"},"antialiased":false}]}"#
+        for (name, image) in try renderAll(fuzz) {
+            for y in 0 ..< 4 {
+                for x in [0, 1023, 1024, 1338, 1339] { XCTAssertEqual(alpha(image, x, y), 255, "\(name) (\(x), \(y))") }
+                for x in [1340, 1341, 1399] { XCTAssertEqual(alpha(image, x, y), 0, "\(name) (\(x), \(y))") }
+            }
+        }
+        // One rect per row: (x, width).
+        let rows = [("0", "1339.50001"), ("0", "1339.5"), ("100.5", "1200"), ("100.50001", "1200")]
+        let commands = rows.enumerated().map { y, r in
+            #"{"op":"fill","path":{"rect":[\#(r.0),\#(y),\#(r.1),1]},"shading":{"color":"black"},"antialiased":false}"#
+        }
+        let ties = #"{"format":"gpucanvas-scene/1","size":[1400,4],"commands":["# + commands.joined(separator: ",") + "]}"
+        // Per row, the covered columns.
+        let covered = [0 ... 1339, 0 ... 1338, 100 ... 1299, 101 ... 1300]
+        let images = try renderAll(ties)
+        for (name, image) in images {
+            for (y, columns) in covered.enumerated() {
+                for x in [0, 99, 100, 101, 1023, 1024, 1299, 1300, 1301, 1338, 1339, 1340, 1399] {
+                    XCTAssertEqual(alpha(image, x, y), columns.contains(x) ? 255 : 0, "\(name) (\(x), \(y))")
+                }
+            }
+        }
+        assertSame(images, maxDiff: Self.aliasedTolerance, over2: 0)
+    }
 }
