@@ -167,4 +167,59 @@ final class FuzzDefectTests: XCTestCase {
         }
         assertSame(images, maxDiff: Self.aliasedTolerance, over2: 0)
     }
+
+    // MARK: 4. Dashes counted along off-canvas length
+
+    /// A [1] dash (on 1, off 1) along y = 10 from x = −2·10⁶ to 100, 1 px wide with butt caps: 10⁶ dashes
+    /// along the path, ~50 of them on the canvas. Dashing made all 10⁶ before culling, so the dash budget
+    /// refused the stroke. Now the off-canvas stretch is skipped by arithmetic: as 2·10⁶ is a whole number
+    /// of periods, the dashes on the canvas cover x ∈ [2m, 2m + 1], i.e. even columns, half of each of rows
+    /// 9 and 10 (alpha 127.5), and odd columns not at all. The same with the far end at x = −10¹² (beyond
+    /// 2²⁴ px: cut in device space with `EdgeCut`), and both equal a line starting at x = −4.
+    func testDashesAlongAnOffCanvasStretchRender() throws {
+        let fuzz = #"{"format":"gpucanvas-scene/1","size":[100,20],"commands":[{"op":"stroke","path":{"elements":[["m",-2000000,10],["l",100,10]]},"shading":{"color":"black"},"dash":[1]}]}"#
+        let far = fuzz.replacingOccurrences(of: "-2000000", with: "-1000000000000")
+        let near = fuzz.replacingOccurrences(of: "-2000000", with: "-4")
+        let nearImage = try renderAll(near)[0].image
+        for json in [fuzz, far] {
+            let images = try renderAll(json)
+            for (name, image) in images {
+                for x in 0 ..< 100 {
+                    for y in [8, 9, 10, 11] {
+                        let expected = (y == 9 || y == 10) && x % 2 == 0 ? 128 : 0
+                        XCTAssertLessThanOrEqual(abs(alpha(image, x, y) - expected), Self.roundingTolerance,
+                                                 "\(name) (\(x), \(y)) = \(alpha(image, x, y))")
+                    }
+                }
+                let d = image.difference(from: nearImage)
+                XCTAssertLessThanOrEqual(d.maxDiff, Self.roundingTolerance, "\(name) vs the line from x = −4: \(d)")
+            }
+            assertSame(images, maxDiff: Self.barMaxDiff, over2: Self.barOver2)
+        }
+        // Only dashes that can reach the canvas are made.
+        var line = Path()
+        line.move(to: CGPoint(x: -2_000_000, y: 10))
+        line.addLine(to: CGPoint(x: 100, y: 10))
+        let outline = try Stroker.outline(line, style: StrokeStyle(lineWidth: 1, dash: [1]), transform: .identity,
+                                          visible: CGRect(x: 0, y: 0, width: 100, height: 20))
+        XCTAssertEqual(outline.contourCount, Self.visibleDashes)
+    }
+
+    /// Dashes of [1] whose pen reaches x ∈ [−1.71, 101.71] (half the pen, √2 of it for square corners, and a
+    /// pixel): on intervals [2m, 2m + 1] for m = −1 … 49, the first cut at −1.71; the line ends at x = 100,
+    /// where the next one would start.
+    static let visibleDashes = 51
+
+    /// The budget still bounds what a pattern really puts on the canvas: [10⁻⁵] along the same line has
+    /// 5·10⁶ dashes within the canvas's 100 px, more than `maxDashesPerPath`, on every backend.
+    func testDashBudgetStillCountsVisibleDashes() throws {
+        let json = #"{"format":"gpucanvas-scene/1","size":[100,20],"commands":[{"op":"stroke","path":{"elements":[["m",-2000000,10],["l",100,10]]},"shading":{"color":"black"},"dash":[0.00001]}]}"#
+        for (name, backend) in Self.backends {
+            let s = try scene(json)
+            XCTAssertThrowsError(try CanvasRenderer(backend: backend).render(s.recording, scale: s.scale), name) { error in
+                XCTAssertTrue("\(error)".contains("draw #0") && "\(error)".contains("more than \(Stroker.maxDashesPerPath) dashes"),
+                              "\(name): \(error)")
+            }
+        }
+    }
 }
