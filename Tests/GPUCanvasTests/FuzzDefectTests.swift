@@ -222,4 +222,32 @@ final class FuzzDefectTests: XCTestCase {
             }
         }
     }
+
+    // MARK: Found with 4: far-reaching strokes cut on the wrong border
+
+    /// A ±10³⁰⁸ diagonal 2 px wide on a 100 × 20 canvas. The stroker cuts far-reaching segments to the
+    /// canvas grown by the pen's reach; it picked the borders by Liang–Barsky parameters, which are all ½
+    /// for such a segment, and clamped the cut onto the border it picked: the exit landed on the right
+    /// border instead of the bottom one and the line was drawn with slope 0.2 on every backend. It covers
+    /// the band |x − y| ≤ √2: pixel (k, k) fully, (k + 1, k) and (k, k + 1) by 1 − (2 − √2)²/2 = 0.828
+    /// (alpha 211), (k + 3, k) not at all, the same as a diagonal from ±1000.
+    func testFarDiagonalStrokeIsCutOnTheRightBorders() throws {
+        let far = #"{"format":"gpucanvas-scene/1","size":[100,20],"commands":[{"op":"stroke","path":{"elements":[["m",-1e308,-1e308],["l",1e308,1e308]]},"shading":{"color":"black"},"lineWidth":2}]}"#
+        let near = try renderAll(far.replacingOccurrences(of: "e308", with: "e3"))[0].image
+        let images = try renderAll(far)
+        let gap: Double = 2 - 2.0.squareRoot()  // the corner of pixel (k + 1, k) beyond the band
+        let edge = Int(((1 - gap * gap / 2) * 255).rounded())
+        for (name, image) in images {
+            for k in 1 ..< 18 {
+                XCTAssertEqual(alpha(image, k, k), 255, "\(name) (\(k), \(k))")
+                XCTAssertLessThanOrEqual(abs(alpha(image, k + 1, k) - edge), Self.roundingTolerance, "\(name) (\(k + 1), \(k))")
+                XCTAssertLessThanOrEqual(abs(alpha(image, k, k + 1) - edge), Self.roundingTolerance, "\(name) (\(k), \(k + 1))")
+                XCTAssertEqual(alpha(image, k + 3, k), 0, "\(name) (\(k + 3), \(k))")
+            }
+            XCTAssertEqual(alpha(image, 50, 10), 0, name)
+            let d = image.difference(from: near)
+            XCTAssertLessThanOrEqual(d.maxDiff, Self.roundingTolerance, "\(name) vs the diagonal from ±1000: \(d)")
+        }
+        assertSame(images, maxDiff: Self.barMaxDiff, over2: Self.barOver2)
+    }
 }

@@ -218,46 +218,29 @@ enum Stroker {
         case part(enter: (Double, Double)?, leave: (Double, Double)?, before: Double, inside: Double, after: Double)
     }
 
-    /// The border a cut lies on: x = value or y = value.
-    typealias Border = (isX: Bool, value: Double)
-
-    /// Liang–Barsky: the parameter range [t0, t1] of the device segment pa → pb inside `box` and the borders
-    /// it enters and leaves by (nil: none, it starts or ends inside), or nil when it misses the box. The
-    /// parameters only pick the borders (they are rounded, and lose a canvas-sized part of a segment 10²⁰ px
-    /// long); the points on them come from `point(on:…)`.
-    fileprivate static func clip(_ pa: (Double, Double), _ pb: (Double, Double), _ box: Box)
-        -> (t0: Double, t1: Double, enter: Border?, leave: Border?)? {
+    /// Liang–Barsky: the parameter range [t0, t1] of the device segment pa → pb inside `box`, or nil when it
+    /// misses the box. The parameters are rounded: right to ~10⁻⁹ px for a segment within `farCoordinate`,
+    /// but a segment 10²⁰ px long loses a canvas-sized part to them (`farStretch` decides those).
+    fileprivate static func clip(_ pa: (Double, Double), _ pb: (Double, Double), _ box: Box) -> (t0: Double, t1: Double)? {
         var t0 = 0.0, t1 = 1.0
-        var enter: Border? = nil, leave: Border? = nil
         let dx = pb.0 * 0.5 - pa.0 * 0.5, dy = pb.1 * 0.5 - pa.1 * 0.5
-        func border(_ q: Double, _ p: Double, isX: Bool, value: Double) -> Bool {
+        func border(_ q: Double, _ p: Double) -> Bool {
             // q·t ≤ p (halved differences: q and p are both half-size, so their ratio is right).
             if q == 0 { return p >= 0 }
             let tt = p / q
             if q < 0 {
                 if tt > t1 { return false }
-                if tt > t0 { t0 = tt; enter = (isX, value) }
+                t0 = max(t0, tt)
             } else {
                 if tt < t0 { return false }
-                if tt < t1 { t1 = tt; leave = (isX, value) }
+                t1 = min(t1, tt)
             }
             return true
         }
-        guard border(-dx, pa.0 * 0.5 - box.left * 0.5, isX: true, value: box.left),
-              border(dx, box.right * 0.5 - pa.0 * 0.5, isX: true, value: box.right),
-              border(-dy, pa.1 * 0.5 - box.top * 0.5, isX: false, value: box.top),
-              border(dy, box.bottom * 0.5 - pa.1 * 0.5, isX: false, value: box.bottom),
+        guard border(-dx, pa.0 * 0.5 - box.left * 0.5), border(dx, box.right * 0.5 - pa.0 * 0.5),
+              border(-dy, pa.1 * 0.5 - box.top * 0.5), border(dy, box.bottom * 0.5 - pa.1 * 0.5),
               t0 <= t1 else { return nil }
-        return (t0, t1, enter, leave)
-    }
-
-    /// Where the device segment pa → pb crosses border `b` (`EdgeCut`, exact for any finite ends), kept in
-    /// the box (near a corner `clip` may pick the other of two borders, a cut the pen's reach outside the
-    /// target either way).
-    fileprivate static func point(on b: Border, _ pa: (Double, Double), _ pb: (Double, Double), _ box: Box)
-        -> (Double, Double) {
-        b.isX ? (b.value, min(max(EdgeCut.x(atY: b.value, pa.1, pa.0, pb.1, pb.0), box.top), box.bottom))
-            : (min(max(EdgeCut.x(atY: b.value, pa.0, pa.1, pb.0, pb.1), box.left), box.right), b.value)
+        return (t0, t1)
     }
 
     /// The stretch of the device segment pa → pb inside `box`, decided exactly (no parameters): nil when
@@ -281,13 +264,15 @@ enum Stroker {
         }
         if box.contains(pa) { consider(pa, isEnd: true) }
         if box.contains(pb) { consider(pb, isEnd: true) }
+        // A cut is a few ulps off: one through a corner must not miss both of its borders.
+        let slack = 0x1p-30 * max(1, abs(box.left), abs(box.right), abs(box.top), abs(box.bottom))
         for v in [box.left, box.right] where min(pa.0, pb.0) < v && v < max(pa.0, pb.0) {
             let y = EdgeCut.x(atY: v, pa.1, pa.0, pb.1, pb.0)
-            if y >= box.top && y <= box.bottom { consider((v, y), isEnd: false) }
+            if y >= box.top - slack && y <= box.bottom + slack { consider((v, y), isEnd: false) }
         }
         for v in [box.top, box.bottom] where min(pa.1, pb.1) < v && v < max(pa.1, pb.1) {
             let x = EdgeCut.x(atY: v, pa.0, pa.1, pb.0, pb.1)
-            if x >= box.left && x <= box.right { consider((x, v), isEnd: false) }
+            if x >= box.left - slack && x <= box.right + slack { consider((x, v), isEnd: false) }
         }
         guard let f = first, let l = last, l.key > f.key else { return nil }
         // An end inside the box is the first (pa) or last (pb) candidate, as no cut lies beyond it.
@@ -365,21 +350,24 @@ enum Stroker {
                 run.append(vb)
                 continue
             }
-            guard let c = clip(pa, pb, box) else {
+            // The cuts are exact (`farStretch`): Liang–Barsky's parameters of a segment 10³⁰⁸ px long are all
+            // ½, and picking a border by them put a ±10³⁰⁸ diagonal's exit on the wrong border of a wide
+            // canvas, drawn there with the wrong slope.
+            guard let (enter, leave) = farStretch(pa, pb, box) else {
                 flush()
                 continue
             }
-            if aIn {
-                if run.isEmpty { run.append(va) }
-            } else {
+            if let enter {
                 flush()
-                run.append(c.enter.map { user(point(on: $0, pa, pb, box)) } ?? user(pa))
+                run.append(user(enter))
+            } else if run.isEmpty {
+                run.append(va)
             }
-            if bIn {
-                run.append(vb)
-            } else {
-                run.append(c.leave.map { user(point(on: $0, pa, pb, box)) } ?? user(pb))
+            if let leave {
+                run.append(user(leave))
                 flush()
+            } else {
+                run.append(vb)
             }
         }
         flush()
