@@ -10,9 +10,11 @@ final class FuzzDefectTests: XCTestCase {
     static let aliasedTolerance = 0
     /// One 8-bit step: an exact anti-aliased coverage may round to either side of a half.
     static let roundingTolerance = 1
-    /// The project's conformance bar between backends for anti-aliased scenes (ARCHITECTURE.md, `compare`):
-    /// the backends share the geometry but accumulate coverage with different arithmetic.
+    /// The project's conformance bar between backends for anti-aliased scenes (`compare`, DESIGN.md): the
+    /// backends share the geometry but accumulate coverage with different arithmetic, so no channel may be
+    /// off by more than 8…
     static let barMaxDiff = 8
+    /// …and at most 0.1 % of the pixels by more than 2 (one 8-bit rounding each side plus one step).
     static let barOver2 = 0.001
 
     static let backends: [(name: String, backend: CanvasRenderer.Backend)] = [
