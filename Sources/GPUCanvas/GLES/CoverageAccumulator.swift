@@ -17,7 +17,9 @@
 //     of every pixel of the row); parts right of it change nothing inside and are dropped.
 //   - `antialiased: false` uses the same buffer for crossing counts: an edge whose half-open y range holds
 //     the row's centre line y + 0.5 adds ±1 at the first column whose centre is at or right of the
-//     crossing, so the prefix sum is the winding number at each pixel centre (the reference's ties).
+//     crossing, so the prefix sum is the winding number at each pixel centre. That column is decided
+//     exactly (`CentreColumns`: the textbook cut, and `EdgeCut` only within ulps of a centre), so ties
+//     follow the reference's top-left rule for any coordinates.
 //
 // The fill rule then maps the sum a to coverage: non-zero min(|a|, 1), even-odd |a − 2·round(a/2)|.
 // The prefix sum only changes at columns that received a deposit, so each row also keeps a bitmask of
@@ -460,26 +462,17 @@ private struct Cells {
         markRange(row, cl, cr + 1)
     }
 
-    /// An edge for centre sampling, in device coordinates (ties: see the cut below).
+    /// An edge for centre sampling, in device coordinates: ±1 at the first column of each row whose centre
+    /// counts the crossing, decided exactly (`CentreColumns`: the reference's ties, for any finite ends).
     mutating func centreEdge(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, left: Double, top: Double) {
-        let ymin = min(y0, y1), ymax = max(y0, y1)
-        // Rows r whose centre r + 0.5 is in [ymin, ymax), intersected with the piece's rows.
-        let first = max(top, (ymin - 0.5).rounded(.up))
-        let last = min(top + Double(height) - 1, (ymax - 0.5).rounded(.up) - 1)
-        guard first <= last else { return }
+        // Rows whose centre r + 0.5 is in [ymin, ymax), intersected with the piece's rows.
+        guard let (first, last) = CentreColumns.rows(y0, y1, within: top, top + Double(height) - 1) else { return }
         let winding: Double = y0 < y1 ? 1 : -1
         let w = Double(width)
-        let ordinary = max(x0.magnitude, x1.magnitude, y0.magnitude, y1.magnitude) < 16_777_216
+        let columns = CentreColumns(x0, y0, x1, y1)
         var r = first
         while r <= last {
-            let yc = r + 0.5
-            // Ordinary coordinates: the textbook cut, which the exact one matches on the catalogue's tie
-            // scenes pixel for pixel. An end beyond 2²⁴ px: the exact cut (`EdgeCut`), as the textbook one
-            // overflows or rounds the crossing away there.
-            let x = ordinary ? x0 + (x1 - x0) * ((yc - y0) / (y1 - y0))
-                : EdgeCut.centreCrossing(atY: yc, x0, y0, x1, y1)
-            // The first column whose centre is at or right of the crossing: ceil(x − 0.5).
-            let col = (x - 0.5).rounded(.up) - left
+            let col = columns.first(atY: r + 0.5) - left
             if col < w { deposit(Int(r - top), col <= 0 ? 0 : Int(col), winding) }
             r += 1
         }

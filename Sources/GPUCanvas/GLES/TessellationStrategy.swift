@@ -11,8 +11,11 @@
 // are dropped, parts above it are moved onto its top edge (they cover the piece's whole column height).
 //
 // Centre sampling (`antialiased: false`, mode 1) counts crossings of horizontal rays instead, as the
-// reference does: quads extend right to the piece's edge; parts above or below the piece are dropped, parts
-// right of it dropped, parts left of it moved onto its left edge.
+// reference does, with every crossing decided on the CPU in f64 (`CentreColumns`, exact): an instance is a
+// run of rows of one edge whose crossings count from the same column on, and its quad, from that column to
+// the piece's right edge, adds ±1 (the edge's y direction) to every texel. Crossings left of the piece count
+// from its left edge; rows outside it and crossings right of it are dropped. One instance per row at most,
+// one per edge when it is vertical or wholly left of the piece.
 
 import Foundation
 
@@ -173,20 +176,50 @@ final class TessellationStrategy: PathStrategy {
                 }
             }
         } else {
-            // Centre sampling (crossings along rows): the same with the axes swapped.
+            // Centre sampling: the CPU decides, in f64, the first column of each row whose centre counts the
+            // edge's crossing (`CentreColumns`: exact, the reference's ties); a run of rows that start at the
+            // same column becomes one quad adding ±1 from there to the piece's right edge. The GPU sees only
+            // whole texel coordinates (exact in f32), so no crossing is decided in f32: an edge 10⁻⁵ px right
+            // of a centre at x = 1339.5 rounds onto it in f32, and far from the origin f32 has no bits left.
             let limit = Float(Double(piece.atlasX + piece.rect.width))
+            let width = Double(piece.rect.width)
             forEachPreparedEdge(polys, contours: contours) { x0, y0, x1, y1 in
-                clipEdge(y0, x0, y1, x1, along: top, bottom, across: left, right) { ay0, cx0, ay1, cx1 in
-                    segments.append(SegmentInstance(x0: Float(cx0 + ox), y0: Float(ay0 + oy), x1: Float(cx1 + ox),
-                                                    y1: Float(ay1 + oy), limit: limit, mode: 1))
+                guard y0 != y1,
+                      let (first, last) = CentreColumns.rows(y0, y1, within: top, bottom - 1) else { return }
+                // Every crossing lies in [min x, max x]: at or right of right − ½ none counts in the piece;
+                // at or left of left − ½ every centre of its rows does.
+                guard min(x0, x1) <= right - 0.5 else { return }
+                let down = y0 < y1
+                func run(_ column: Double, _ r0: Double, _ r1: Double) {
+                    let x = Float(column + Double(piece.atlasX))
+                    let ya = Float(r0 + oy), yb = Float(r1 + oy)
+                    segments.append(SegmentInstance(x0: x, y0: down ? ya : yb, x1: x, y1: down ? yb : ya,
+                                                    limit: limit, mode: 1))
                 }
+                if max(x0, x1) <= left - 0.5 {
+                    run(0, first, last + 1)
+                    return
+                }
+                let columns = CentreColumns(x0, y0, x1, y1)
+                var start = first, current = -1.0  // piece-local column of the run from `start`; −1: none
+                var r = first
+                while r <= last {
+                    let k = columns.first(atY: r + 0.5) - left
+                    let column = k < width ? max(k, 0) : -1
+                    if column != current {
+                        if current >= 0 { run(current, start, r) }
+                        start = r
+                        current = column
+                    }
+                    r += 1
+                }
+                if current >= 0 { run(current, start, last + 1) }
             }
         }
     }
 
-    /// Clips an edge to a piece for either accumulation mode, in (a, c) coordinates: `a` is the axis the mode
-    /// accumulates along (x for area, y for centre sampling), clipped to [lo, hi]; `c` the other one, split at
-    /// `start` and `end`. A part before `start` still changes the winding of the whole piece, so it is laid
+    /// Clips an edge to a piece for area accumulation, in (a, c) coordinates: `a` is the axis the mode
+    /// accumulates along (x), clipped to [lo, hi]; `c` the other one (y), split at `start` and `end`. A part before `start` still changes the winding of the whole piece, so it is laid
     /// onto the `start` edge; a part after `end` changes nothing inside and is dropped, as are parts with no
     /// extent along `a`. Edge (0, 5) → (10, 5) clipped along [2, 8] across [0, 4] gives nothing (it is after
     /// the end); across [6, 9] it gives (2, 6) → (8, 6).

@@ -20,6 +20,15 @@
 //   along 1000 units wants 5·10⁶) makes the stroke an error that says so (`Stroker.outline` throws), rather
 //   than a stroke that stops part-way or vanishes (a [1e−9 1e−9] dash used to leave a blank image). The cap
 //   bounds the work and memory (each dash is ≥ 4 outline points, ~100 MB at the cap with butt caps).
+//
+// Off-canvas stretches. The renderers pass the target (`Stroker.Window`): where a centreline segment's pen
+// cannot reach it, dashing makes no dash and counts none; the pattern is moved across such a stretch by
+// arithmetic (where in the period its end falls: a remainder and a binary search over the intervals), so a
+// [1] dash along a line from x = −2·10⁶ to a 100 px canvas makes the ~50 visible dashes, not 10⁶ before it.
+// The cap then counts the dashes that can show, and still bounds work and memory for a pattern that really
+// has millions of them on the canvas. The visible dashes are those of the whole path up to rounding: the
+// phase after a hidden stretch is as exact as its length in doubles, so a stretch beyond ~2⁵³ periods long
+// (10²⁰ px of a [1] dash) leaves the phase to rounding, which is the same on every backend.
 
 extension Stroker {
     /// Dashes allowed in one path (see the note at the top of `Dash.swift`).
@@ -86,13 +95,28 @@ extension Stroker {
     /// `maxDashes` is `maxDashesPerPath` except in tests. Returns false when the path needs more than
     /// `maxDashes` (it stops at the first one over; the outline then reports the pattern as too fine rather
     /// than draw part of the path).
+    ///
+    /// `window` (the stroke's target, `Stroker.Window`): stretches of the centreline whose pen cannot reach
+    /// it are hidden. The pattern moves on across them by arithmetic, in O(log n) for n intervals whatever
+    /// their length, and no dash is made or counted there; a dash that runs into one ends where it starts
+    /// (the pen's reach outside the target, so its cap does not show) and one that runs out of one begins
+    /// where it ends. nil: every dash is made.
     @discardableResult
     static func dash(_ input: Polyline, pattern: DashPattern, maxDashes: Int = maxDashesPerPath,
-                     into out: inout Polyline) -> Bool {
+                     window: Window? = nil, into out: inout Polyline) -> Bool {
         out.vertices.reserveCapacity(input.vertices.count + 2 * input.subpaths.count)
         out.subpaths.reserveCapacity(input.subpaths.count)
         let intervals = pattern.intervals
         let count = intervals.count
+        // ends[i]: where interval i ends, from the pattern's start (for skipping hidden stretches).
+        var ends = [Double]()
+        ends.reserveCapacity(count)
+        var sum = 0.0
+        for v in intervals {
+            sum += v
+            ends.append(sum)
+        }
+        let period = sum
         var dashes = 0
         var pieceStart = 0
 
@@ -125,27 +149,91 @@ extension Stroker {
                     continue
                 }
             }
+            let box = window?.box(for: sp)
+            var ux = 0.0, uy = 0.0
+            // A dash is being built from `pieceStart`: `on`, except in and right after a hidden stretch.
+            var drawing = false
+            // Moves the pattern `length` on without making dashes (a hidden stretch). A length beyond the
+            // largest double (or NaN from one) leaves no phase to keep: the pattern restarts there.
+            func advance(_ length: Double) {
+                if length <= remaining {
+                    remaining -= length
+                    return
+                }
+                var position = ends[index] - remaining + length
+                if !(position < period) { position = position.truncatingRemainder(dividingBy: period) }
+                if !(position >= 0 && position < period) { position = 0 }
+                var lo = 0, hi = count - 1  // the first interval ending beyond `position`
+                while lo < hi {
+                    let mid = (lo + hi) / 2
+                    if ends[mid] > position { hi = mid } else { lo = mid + 1 }
+                }
+                index = lo
+                remaining = min(max(ends[lo] - position, 0), intervals[lo])
+                on = lo % 2 == 0
+            }
+            // Ends the dash being built at its last vertex, where a hidden stretch begins; one that has only
+            // its first vertex (it began there) is dropped. False past `maxDashes`.
+            func endAtHidden() -> Bool {
+                drawing = false
+                guard out.vertices.count - pieceStart >= 2 else {
+                    out.vertices.removeLast(out.vertices.count - pieceStart)
+                    return true
+                }
+                out.vertices[out.vertices.count - 1].smooth = false
+                out.subpaths.append(Subpath(start: pieceStart, end: out.vertices.count, closed: false, dirX: ux, dirY: uy))
+                dashes += 1
+                return dashes <= maxDashes
+            }
             if on {
                 pieceStart = out.vertices.count
                 var v = input.vertices[sp.start]
                 v.smooth = false
                 out.vertices.append(v)
+                drawing = true
             }
             let segCount = sp.closed ? n : n - 1
-            var ux = 0.0, uy = 0.0
+            var endHidden = false
             for k in 0 ..< segCount {
                 let p = input.vertices[sp.start + k]
                 let q = input.vertices[sp.start + (k + 1 == n ? 0 : k + 1)]
                 let dx = q.x - p.x, dy = q.y - p.y
                 let len = (dx * dx + dy * dy).squareRoot()
                 if len > 0 && len.isFinite { ux = dx / len; uy = dy / len }
-                var t = 0.0  // distance along this segment already dashed
-                // An interval that ends exactly at q is finished by the next segment (or the end below).
-                while len - t > remaining {
+                // The stretch walked, a → b, `span` long, between hidden stretches `before` and `after` long.
+                var a = p, b = q, span = len, before = 0.0, after = 0.0
+                if let window, let box {
+                    switch window.part(p, q, length: len, box: box) {
+                    case .whole:
+                        break
+                    case .hidden:
+                        if drawing && !endAtHidden() { return false }
+                        advance(len)
+                        endHidden = true
+                        continue
+                    case let .part(enter, leave, hiddenBefore, inside, hiddenAfter):
+                        if let enter { a = Vertex(x: enter.0, y: enter.1, smooth: false) }
+                        if let leave { b = Vertex(x: leave.0, y: leave.1, smooth: false) }
+                        (before, span, after) = (hiddenBefore, inside, hiddenAfter)
+                    }
+                    if before > 0 {
+                        if drawing && !endAtHidden() { return false }
+                        advance(before)
+                    }
+                    if on && !drawing {
+                        pieceStart = out.vertices.count
+                        a.smooth = false
+                        out.vertices.append(a)
+                        drawing = true
+                    }
+                }
+                var t = 0.0  // distance along the stretch already dashed
+                // An interval that ends exactly at b is finished by the next segment (or the end below).
+                while span - t > remaining {
                     t += remaining
-                    let f = t / len
-                    let x = p.x + dx * f, y = p.y + dy * f
-                    let (tx, ty) = tangent(leaving: p, arriving: q, at: f, chord: (ux, uy))
+                    let f = t / span
+                    let x = a.x + (b.x - a.x) * f, y = a.y + (b.y - a.y) * f
+                    let (tx, ty) = tangent(leaving: p, arriving: q, at: (before + t) / len, chord: (ux, uy))
                     let cut = Vertex(x: x, y: y, smooth: false, inX: tx, inY: ty, outX: tx, outY: ty)
                     if on {
                         out.vertices.append(cut)
@@ -153,24 +241,31 @@ extension Stroker {
                                                     dirX: ux, dirY: uy))
                         dashes += 1
                         if dashes > maxDashes { return false }
+                        drawing = false
                     } else {
                         pieceStart = out.vertices.count
                         out.vertices.append(cut)
+                        drawing = true
                     }
                     index = index + 1 == count ? 0 : index + 1
                     remaining = intervals[index]
                     on.toggle()
                 }
-                remaining -= len - t
-                if on { out.vertices.append(q) }
+                remaining -= span - t
+                if on { out.vertices.append(b) }
+                endHidden = after > 0
+                if endHidden {
+                    if drawing && !endAtHidden() { return false }
+                    advance(after)
+                }
             }
-            if on {
+            if drawing {
                 out.vertices[out.vertices.count - 1].smooth = false
                 out.subpaths.append(Subpath(start: pieceStart, end: out.vertices.count, closed: false,
                                             dirX: ux, dirY: uy))
                 dashes += 1
                 if dashes > maxDashes { return false }
-            } else if !sp.closed {
+            } else if !on && !sp.closed && !endHidden {
                 // Zero-length "on" entries that start exactly at the end of an open subpath are dots there.
                 let end = input.vertices[sp.end - 1]
                 var guardSteps = count

@@ -72,14 +72,28 @@ enum EdgeCut {
     /// `x(atY:)`, except that a cut within a few ulps of a centre becomes that centre when the true cut is
     /// at or left of it (decided exactly by `cut(atY:…)`) and the next double above it otherwise, so the
     /// top-left tie rule holds for any finite ends. The reference's centre sampling takes its crossings from
-    /// here, and so does the raster atlas's for edges with an end beyond 2²⁴ px. `centreCrossing(atY: 110.5, 1e19, 1e19, 0, 100)` → 10.5.nextUp (the true cut is
-    /// 10.5 + 10⁻¹⁷).
+    /// here (the GLES strategies take columns, `firstCentreColumn` / `CentreColumns`).
+    /// `centreCrossing(atY: 110.5, 1e19, 1e19, 0, 100)` → 10.5.nextUp (the true cut is 10.5 + 10⁻¹⁷).
     static func centreCrossing(atY y: Double, _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> Double {
         let x = EdgeCut.x(atY: y, x0, y0, x1, y1)
         let c = (x - 0.5).rounded() + 0.5   // the nearest centre; centres are 1 px apart
         // `x(atY:)` is within ~3 ulps of the true cut: 64 ulps of the centre holds every undecided case.
         guard (x - c).magnitude <= 64 * c.ulp else { return x }
         return cut(atY: y, x0, y0, x1, y1, isAtOrLeftOf: c) ? c : c.nextUp
+    }
+
+    /// The first pixel column whose centre (k + ½) is at or right of where the edge crosses the line `y`:
+    /// ⌈x − ½⌉ of the true cut, a tie within a few ulps of a centre decided exactly by `cut(atY:…)` (the
+    /// top-left rule, `CentreColumns`). For any finite ends; a cut beyond 2⁵² px gives a column as far
+    /// away, which callers clamp. `firstCentreColumn(atY: 110.5, 1e19, 1e19, 0, 100)` → 11 (the cut is
+    /// 10.5 + 10⁻¹⁷, right of centre 10.5).
+    static func firstCentreColumn(atY y: Double, _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> Double {
+        let x = EdgeCut.x(atY: y, x0, y0, x1, y1)
+        let r = (x - 0.5).rounded()   // the nearest centre is r + ½
+        let c = r + 0.5
+        // As in `centreCrossing`: `x(atY:)` is within ~3 ulps of the true cut.
+        guard (x - c).magnitude <= 64 * c.ulp else { return (x - 0.5).rounded(.up) }
+        return cut(atY: y, x0, y0, x1, y1, isAtOrLeftOf: c) ? r : r + 1
     }
 
     /// Calls `piece` for the parts of the edge (x0, y0)…(x1, y1) between its crossings of the vertical lines

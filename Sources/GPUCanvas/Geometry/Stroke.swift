@@ -76,7 +76,8 @@ enum Stroker {
     /// - `tolerance` not finite or ≤ 0 → `Flatten.tolerance`.
     ///
     /// Errors (`StrokeError`): a dash pattern that would need more than `maxDashesPerPath` dashes, or an
-    /// outline of more than `maxOutlinePoints` points.
+    /// outline of more than `maxOutlinePoints` points; with `visible`, a path point whose device image
+    /// overflows (without it such an outline is nothing, as above).
     ///
     /// `visible` (device space): subpaths and dashes whose pen cannot reach it are left out (a closed contour
     /// wholly outside the target covers nothing there), so a fine dash along a path that runs far off the
@@ -95,22 +96,33 @@ enum Stroker {
         guard flatten(path, tolerance: 0.5 * tol / scale, into: &flat), !flat.subpaths.isEmpty else {
             return Polygons()
         }
-        if let pattern = DashPattern(style.dash, phase: style.dashPhase) {
-            var dashed = Polyline()
-            guard dash(flat, pattern: pattern, into: &dashed) else {
-                throw StrokeError(description: "dash pattern \(style.dash) would need more than \(maxDashesPerPath) dashes along this path (too fine a pattern, or too long a path)")
-            }
-            flat = dashed
-        }
+        var window: Window? = nil
         if let visible {
             // How far the outline can reach from its centreline, in device pixels: half the pen (or the
             // hairline), √2 of it at square-cap corners, the miter limit's multiple at miter tips (only
             // where a subpath has a corner), plus a pixel for the flattening.
             let pen = (hairline ? hairlineWidth / 2 : width / 2 * scale) * 2.0.squareRoot()
             let miter = style.lineJoin == .miter ? max(1, Double(style.miterLimit)) : 1
-            flat = cull(flat, transform: transform, to: visible,
-                        reach: { sp in pen * (sp.closed || sp.end - sp.start >= 3 ? miter : 1) + 1 })
+            let w = Window(transform: transform, area: visible,
+                           reach: { sp in pen * (sp.closed || sp.end - sp.start >= 3 ? miter : 1) + 1 })
+            // Culling and dashing work on the centreline's device coordinates, and a point that overflows
+            // under the transform (10³⁰⁸ at scale 2) has none: an error, as it is for the fill of the path.
+            for v in flat.vertices {
+                let (x, y) = w.device(v)
+                guard x.isFinite && y.isFinite else {
+                    throw StrokeError(description: "device coordinates overflow to infinity under the transform (path point (\(v.x), \(v.y)))")
+                }
+            }
+            window = w
         }
+        if let pattern = DashPattern(style.dash, phase: style.dashPhase) {
+            var dashed = Polyline()
+            guard dash(flat, pattern: pattern, window: window, into: &dashed) else {
+                throw StrokeError(description: "dash pattern \(style.dash) would need more than \(maxDashesPerPath) dashes along this path (too fine a pattern, or too long a path)")
+            }
+            flat = dashed
+        }
+        if let window { flat = cull(flat, window) }
 
         let device = Affine(transform)
         var builder = OutlineBuilder(
@@ -135,29 +147,164 @@ enum Stroker {
     /// they enter and leave the target grown by the pen's reach, and offset from there.
     static let farCoordinate = 16_777_216.0
 
-    /// The subpaths of `flat` whose centreline's device box (under `transform`), grown by `reach` of the
-    /// subpath, meets `area`; far-reaching ones (`farCoordinate`) cut to that grown box.
-    private static func cull(_ flat: Polyline, transform t: CGAffineTransform, to area: CGRect,
-                             reach: (Subpath) -> Double) -> Polyline {
-        let device = Affine(t)
-        let (left, top) = (Double(area.minX), Double(area.minY))
-        let (right, bottom) = (Double(area.maxX), Double(area.maxY))
+    /// The target seen from a centreline: the transform to device space, the target rectangle, and how far
+    /// each subpath's pen reaches from its centreline (device pixels). Culling keeps what meets the target
+    /// grown by that reach (`box`), and dashing skips the stretches that cannot (`part`).
+    struct Window {
+        fileprivate let toDevice: Affine
+        /// The inverse map, nil for a singular transform (a cut cannot be mapped back then).
+        fileprivate let inverse: Affine?
+        let left: Double, top: Double, right: Double, bottom: Double
+        let reach: (Subpath) -> Double
+
+        init(transform t: CGAffineTransform, area: CGRect, reach: @escaping (Subpath) -> Double) {
+            toDevice = Affine(t)
+            inverse = t.a * t.d - t.b * t.c != 0 ? Affine(t.inverted()) : nil
+            (left, top, right, bottom) = (Double(area.minX), Double(area.minY), Double(area.maxX), Double(area.maxY))
+            self.reach = reach
+        }
+
+        /// A vertex in device space.
+        func device(_ v: Vertex) -> (Double, Double) { (toDevice.x(v.x, v.y), toDevice.y(v.x, v.y)) }
+
+        /// The target grown by the reach of subpath `sp`'s pen.
+        func box(for sp: Subpath) -> Box {
+            let r = reach(sp)
+            return Box(left: left - r, top: top - r, right: right + r, bottom: bottom + r)
+        }
+
+        /// The part of the centreline segment p → q (user space, `length` long) inside `box`, for dashing.
+        /// Its ends come from the device-space parameters of the crossings, or, for a segment with a device
+        /// coordinate beyond `farCoordinate`, from `farStretch`'s exact cuts mapped back: the parameters of
+        /// such a segment are rounded by more than the canvas (one 10²⁰ px long that stops 10¹² px short of
+        /// the box can still get t0 = t1 = 1, a "crossing" at its far end).
+        func part(_ p: Vertex, _ q: Vertex, length: Double, box: Box) -> SegmentPart {
+            let pa = device(p), pb = device(q)
+            let aIn = box.contains(pa), bIn = box.contains(pb)
+            if aIn && bIn { return .whole }
+            if max(abs(pa.0), abs(pa.1), abs(pb.0), abs(pb.1)) > farCoordinate, let inverse {
+                guard let (e, l) = Stroker.farStretch(pa, pb, box) else { return .hidden }
+                let enter = e.map { (inverse.x($0.0, $0.1), inverse.y($0.0, $0.1)) }
+                let leave = l.map { (inverse.x($0.0, $0.1), inverse.y($0.0, $0.1)) }
+                let inside = Stroker.distance(enter ?? (p.x, p.y), leave ?? (q.x, q.y))
+                guard inside > 0 else { return .hidden }
+                return .part(enter: enter, leave: leave, before: enter.map { Stroker.distance((p.x, p.y), $0) } ?? 0,
+                             inside: inside, after: leave.map { Stroker.distance($0, (q.x, q.y)) } ?? 0)
+            }
+            guard let c = Stroker.clip(pa, pb, box) else { return .hidden }
+            let t0 = aIn ? 0 : c.t0, t1 = bIn ? 1 : c.t1
+            guard t1 > t0 else { return .hidden }
+            // Halved differences: (q − p)·t without overflow, and the same value where q − p is finite.
+            let hx = q.x * 0.5 - p.x * 0.5, hy = q.y * 0.5 - p.y * 0.5
+            func at(_ t: Double) -> (Double, Double) { (p.x + hx * (2 * t), p.y + hy * (2 * t)) }
+            return .part(enter: t0 > 0 ? at(t0) : nil, leave: t1 < 1 ? at(t1) : nil,
+                         before: t0 > 0 ? length * t0 : 0, inside: length * (t1 - t0),
+                         after: t1 < 1 ? length * (1 - t1) : 0)
+        }
+    }
+
+    /// A device-space rectangle, borders included.
+    struct Box {
+        var left: Double, top: Double, right: Double, bottom: Double
+        func contains(_ p: (Double, Double)) -> Bool { p.0 >= left && p.0 <= right && p.1 >= top && p.1 <= bottom }
+    }
+
+    /// What of a centreline segment can reach the target (`Window.part`): all of it, none, or the stretch
+    /// from `enter` (user space; nil: the segment's start) to `leave` (nil: its end), `inside` long, with
+    /// `before` and `after` the lengths of the hidden stretches around it.
+    enum SegmentPart {
+        case whole
+        case hidden
+        case part(enter: (Double, Double)?, leave: (Double, Double)?, before: Double, inside: Double, after: Double)
+    }
+
+    /// Liang–Barsky: the parameter range [t0, t1] of the device segment pa → pb inside `box`, or nil when it
+    /// misses the box. The parameters are rounded: right to ~10⁻⁹ px for a segment within `farCoordinate`,
+    /// but a segment 10²⁰ px long loses a canvas-sized part to them (`farStretch` decides those).
+    fileprivate static func clip(_ pa: (Double, Double), _ pb: (Double, Double), _ box: Box) -> (t0: Double, t1: Double)? {
+        var t0 = 0.0, t1 = 1.0
+        let dx = pb.0 * 0.5 - pa.0 * 0.5, dy = pb.1 * 0.5 - pa.1 * 0.5
+        func border(_ q: Double, _ p: Double) -> Bool {
+            // q·t ≤ p (halved differences: q and p are both half-size, so their ratio is right).
+            if q == 0 { return p >= 0 }
+            let tt = p / q
+            if q < 0 {
+                if tt > t1 { return false }
+                t0 = max(t0, tt)
+            } else {
+                if tt < t0 { return false }
+                t1 = min(t1, tt)
+            }
+            return true
+        }
+        guard border(-dx, pa.0 * 0.5 - box.left * 0.5), border(dx, box.right * 0.5 - pa.0 * 0.5),
+              border(-dy, pa.1 * 0.5 - box.top * 0.5), border(dy, box.bottom * 0.5 - pa.1 * 0.5),
+              t0 <= t1 else { return nil }
+        return (t0, t1)
+    }
+
+    /// The stretch of the device segment pa → pb inside `box`, decided exactly (no parameters): nil when
+    /// it misses the box or only touches it; else where it enters (nil: pa, which is inside) and leaves
+    /// (nil: pb). The candidates are the ends inside the box and the segment's cuts of the four border
+    /// lines that lie on the box (`EdgeCut`, for lines strictly between the ends' coordinates); all lie on
+    /// the canvas's scale, so ordering them along the segment's major axis is exact enough.
+    fileprivate static func farStretch(_ pa: (Double, Double), _ pb: (Double, Double), _ box: Box)
+        -> (enter: (Double, Double)?, leave: (Double, Double)?)? {
+        let dx = pb.0 * 0.5 - pa.0 * 0.5, dy = pb.1 * 0.5 - pa.1 * 0.5
+        // Position along the segment, increasing from pa to pb.
+        func key(_ p: (Double, Double)) -> Double {
+            abs(dx) >= abs(dy) ? (dx > 0 ? p.0 : -p.0) : (dy > 0 ? p.1 : -p.1)
+        }
+        var first: (point: (Double, Double), key: Double, isEnd: Bool)? = nil
+        var last = first
+        func consider(_ p: (Double, Double), isEnd: Bool) {
+            let k = key(p)
+            if first == nil || k < first!.key { first = (p, k, isEnd) }
+            if last == nil || k > last!.key { last = (p, k, isEnd) }
+        }
+        if box.contains(pa) { consider(pa, isEnd: true) }
+        if box.contains(pb) { consider(pb, isEnd: true) }
+        // A cut is a few ulps off: one through a corner must not miss both of its borders.
+        let slack = 0x1p-30 * max(1, abs(box.left), abs(box.right), abs(box.top), abs(box.bottom))
+        for v in [box.left, box.right] where min(pa.0, pb.0) < v && v < max(pa.0, pb.0) {
+            let y = EdgeCut.x(atY: v, pa.1, pa.0, pb.1, pb.0)
+            if y >= box.top - slack && y <= box.bottom + slack { consider((v, y), isEnd: false) }
+        }
+        for v in [box.top, box.bottom] where min(pa.1, pb.1) < v && v < max(pa.1, pb.1) {
+            let x = EdgeCut.x(atY: v, pa.0, pa.1, pb.0, pb.1)
+            if x >= box.left - slack && x <= box.right + slack { consider((x, v), isEnd: false) }
+        }
+        guard let f = first, let l = last, l.key > f.key else { return nil }
+        // An end inside the box is the first (pa) or last (pb) candidate, as no cut lies beyond it.
+        return (f.isEnd ? nil : f.point, l.isEnd ? nil : l.point)
+    }
+
+    /// |b − a|, without overflow in between (∞ only for a distance beyond the largest double).
+    fileprivate static func distance(_ a: (Double, Double), _ b: (Double, Double)) -> Double {
+        let dx = b.0 * 0.5 - a.0 * 0.5, dy = b.1 * 0.5 - a.1 * 0.5
+        let m = max(abs(dx), abs(dy))
+        guard m > 0 else { return 0 }
+        let sx = dx / m, sy = dy / m
+        return 2 * m * (sx * sx + sy * sy).squareRoot()
+    }
+
+    /// The subpaths of `flat` whose centreline's device box, grown by the subpath's reach, meets the window's
+    /// target; far-reaching ones (`farCoordinate`) cut to that grown box.
+    private static func cull(_ flat: Polyline, _ window: Window) -> Polyline {
         var kept = Polyline()
         var changed = false
         for sp in flat.subpaths {
             var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
             for v in flat.vertices[sp.start ..< sp.end] {
-                let x = device.x(v.x, v.y), y = device.y(v.x, v.y)
+                let (x, y) = window.device(v)
                 x0 = min(x0, x); x1 = max(x1, x); y0 = min(y0, y); y1 = max(y1, y)
             }
-            let r = reach(sp)
-            guard x1 + r >= left, x0 - r <= right, y1 + r >= top, y0 - r <= bottom else { changed = true; continue }
+            let box = window.box(for: sp)
+            guard x1 >= box.left, x0 <= box.right, y1 >= box.top, y0 <= box.bottom else { changed = true; continue }
             // (A singular transform has no inverse to map cuts back with; it leaves the subpath whole.)
-            if max(-x0, x1, -y0, y1) > farCoordinate, sp.end - sp.start >= 2,
-               t.a * t.d - t.b * t.c != 0 {
+            if max(-x0, x1, -y0, y1) > farCoordinate, sp.end - sp.start >= 2, let inverse = window.inverse {
                 changed = true
-                cut(flat, sp, device: device, inverse: Affine(t.inverted()),
-                    box: (left - r, top - r, right + r, bottom + r), into: &kept)
+                cut(flat, sp, window, inverse: inverse, box: box, into: &kept)
                 continue
             }
             let start = kept.vertices.count
@@ -173,11 +320,8 @@ enum Stroker {
     /// The parts of subpath `sp` inside `box` (device space) as open subpaths: each run of segments that
     /// meets the box, cut exactly at its border (`EdgeCut`, in device space, mapped back through `inverse`).
     /// The cut ends get caps, but they lie the pen's reach outside the target, so nothing of them shows.
-    private static func cut(_ flat: Polyline, _ sp: Subpath, device toDevice: Affine, inverse: Affine,
-                            box: (Double, Double, Double, Double), into out: inout Polyline) {
-        let (l, tp, r, bt) = box
-        func device(_ v: Vertex) -> (Double, Double) { (toDevice.x(v.x, v.y), toDevice.y(v.x, v.y)) }
-        func inside(_ p: (Double, Double)) -> Bool { p.0 >= l && p.0 <= r && p.1 >= tp && p.1 <= bt }
+    private static func cut(_ flat: Polyline, _ sp: Subpath, _ window: Window, inverse: Affine, box: Box,
+                            into out: inout Polyline) {
         func user(_ p: (Double, Double)) -> Vertex { Vertex(x: inverse.x(p.0, p.1), y: inverse.y(p.0, p.1), smooth: false) }
         var run: [Vertex] = []
         func flush() {
@@ -195,62 +339,35 @@ enum Stroker {
         // A closed subpath is walked from a vertex outside the box, so no run wraps around its start.
         var first = 0
         if sp.closed {
-            first = (0 ..< n).first { !inside(device(flat.vertices[sp.start + $0])) } ?? 0
+            first = (0 ..< n).first { !box.contains(window.device(flat.vertices[sp.start + $0])) } ?? 0
         }
         for k in 0 ..< segments {
             let va = flat.vertices[sp.start + (first + k) % n], vb = flat.vertices[sp.start + (first + k + 1) % n]
-            let pa = device(va), pb = device(vb)
-            let aIn = inside(pa), bIn = inside(pb)
+            let pa = window.device(va), pb = window.device(vb)
+            let aIn = box.contains(pa), bIn = box.contains(pb)
             if aIn && bIn {
                 if run.isEmpty { run.append(va) }
                 run.append(vb)
                 continue
             }
-            // The segment's parameter range inside the box (Liang–Barsky), only to pick the borders it
-            // crosses; the points on them come from EdgeCut, exact for any finite ends.
-            var t0 = 0.0, t1 = 1.0
-            // The border a cut lies on: x = value or y = value.
-            typealias Border = (isX: Bool, value: Double)
-            var enter: Border? = nil, leave: Border? = nil
-            let dx = pb.0 * 0.5 - pa.0 * 0.5, dy = pb.1 * 0.5 - pa.1 * 0.5
-            func border(_ q: Double, _ p: Double, isX: Bool, value: Double) -> Bool {
-                // q·t ≤ p (halved differences: q and p are both half-size, so their ratio is right).
-                if q == 0 { return p >= 0 }
-                let tt = p / q
-                if q < 0 {
-                    if tt > t1 { return false }
-                    if tt > t0 { t0 = tt; enter = (isX, value) }
-                } else {
-                    if tt < t0 { return false }
-                    if tt < t1 { t1 = tt; leave = (isX, value) }
-                }
-                return true
-            }
-            // The cut on border b, kept in the box (t only picked the border; near a corner it may pick the
-            // other one of the two, a cut the pen's reach outside the target either way).
-            func point(_ b: Border) -> (Double, Double) {
-                b.isX ? (b.value, min(max(EdgeCut.x(atY: b.value, pa.1, pa.0, pb.1, pb.0), tp), bt))
-                    : (min(max(EdgeCut.x(atY: b.value, pa.0, pa.1, pb.0, pb.1), l), r), b.value)
-            }
-            guard border(-dx, pa.0 * 0.5 - l * 0.5, isX: true, value: l),
-                  border(dx, r * 0.5 - pa.0 * 0.5, isX: true, value: r),
-                  border(-dy, pa.1 * 0.5 - tp * 0.5, isX: false, value: tp),
-                  border(dy, bt * 0.5 - pa.1 * 0.5, isX: false, value: bt),
-                  t0 <= t1 else {
+            // The cuts are exact (`farStretch`): Liang–Barsky's parameters of a segment 10³⁰⁸ px long are all
+            // ½, and picking a border by them put a ±10³⁰⁸ diagonal's exit on the wrong border of a wide
+            // canvas, drawn there with the wrong slope.
+            guard let (enter, leave) = farStretch(pa, pb, box) else {
                 flush()
                 continue
             }
-            if aIn {
-                if run.isEmpty { run.append(va) }
-            } else {
+            if let enter {
                 flush()
-                run.append(user(enter.map(point) ?? pa))
+                run.append(user(enter))
+            } else if run.isEmpty {
+                run.append(va)
             }
-            if bIn {
-                run.append(vb)
-            } else {
-                run.append(user(leave.map(point) ?? pb))
+            if let leave {
+                run.append(user(leave))
                 flush()
+            } else {
+                run.append(vb)
             }
         }
         flush()

@@ -7,10 +7,11 @@
 // segment), the sign being the segment's x direction. Over a closed contour these sum to the integral of the
 // winding number over the pixel: the accumulated signed area of DESIGN.md's coverage definition.
 //
-// Mode 1 (`antialiased: false`, pixel-centre samples): the quad spans the segment's rows from the segment to
-// the piece's right edge (`limit`); a pixel receives ±1 when the row's centre line y + 0.5 lies in the
-// segment's half-open y range and the crossing is at or left of the pixel centre, the sign being the
-// segment's y direction. The sum is the winding number at the pixel centre, with the reference's ties.
+// Mode 1 (`antialiased: false`, pixel-centre samples): the instance is a run of rows decided on the CPU in
+// f64 (TessellationStrategy.swift): a vertical segment on a whole texel column x0 = x1 from row y0 to row
+// y1, both whole. The quad spans those rows from that column to the piece's right edge (`limit`), and
+// every pixel of it receives ±1, the sign being the segment's y direction. The sum is the winding number
+// at the pixel centre, with the reference's ties; nothing is decided here in f32.
 precision highp float;
 precision highp int;
 
@@ -32,7 +33,7 @@ void main() {
         // Columns of the segment, from its top to the bottom limit.
         p = vec2(mix(lo.x, hi.x, corner.x), mix(lo.y, a_limit.x, corner.y));
     } else {
-        // Rows of the segment, from its left to the right limit.
+        // The run's rows (whole texels), from its column to the right limit.
         p = vec2(mix(lo.x, a_limit.x, corner.x), mix(lo.y, hi.y, corner.y));
     }
     gl_Position = vec4(p / u_targetSize * 2.0 - 1.0, 0.0, 1.0);
@@ -73,18 +74,9 @@ float areaBelow(vec2 pixel, vec4 s) {
     return dir * len * (above + (tIn1 - tIn0) * (bottom - yMid));
 }
 
-// ±1 when the segment crosses the row's centre line at or left of the pixel centre.
-float centreWinding(vec2 centre, vec4 s) {
-    float ymin = min(s.y, s.w), ymax = max(s.y, s.w);
-    if (!(centre.y >= ymin && centre.y < ymax)) return 0.0;
-    float t = (centre.y - s.y) / (s.w - s.y);
-    float x = s.x + (s.z - s.x) * t;
-    if (x > centre.x) return 0.0;
-    return s.w > s.y ? 1.0 : -1.0;
-}
-
 void main() {
     vec2 pixel = floor(gl_FragCoord.xy);
-    float v = v_mode == 0 ? areaBelow(pixel, v_segment) : centreWinding(pixel + 0.5, v_segment);
+    // Mode 1: the quad is exactly the run's pixels; its sign is all there is to add.
+    float v = v_mode == 0 ? areaBelow(pixel, v_segment) : (v_segment.w > v_segment.y ? 1.0 : -1.0);
     o_area = vec4(v, 0.0, 0.0, 0.0);
 }
