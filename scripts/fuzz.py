@@ -1,0 +1,1620 @@
+#!/usr/bin/env python3
+"""Differential fuzzer: random valid scenes, rendered by the reference backend and every GLES form, compared.
+
+    scripts/fuzz.py [--seed N] [--count K | --minutes M] [--canvas-gl PATH] [--out DIR]
+                    [--forms all|LIST] [--features default|all|LIST] [--jobs J] [--known-ok]
+    scripts/fuzz.py --seed N --print-scene I      # the JSON of scene I of seed N, nothing rendered
+    scripts/fuzz.py --self-test                   # the reducer and the generator, no canvas-gl needed
+
+Scene I of seed N is always the same scene: its generator is `random.Random("gpucanvas-fuzz:N:I")`, whatever
+--count, --jobs or --minutes say. Python 3 standard library only.
+
+Each scene is checked against each GLES form (`--device mesa` always) with
+`canvas-gl compare SCENE --backends reference,gles --device mesa FLAGS`:
+
+  crash     a signal, an exit status other than 0 or 1 (1 is the tool's clean `Error: ...` exit), or a
+            process still running after --timeout seconds;
+  verdict   one backend renders and the other rejects, or both reject with different words (messages are
+            compared after dropping the backend's own name: "... on the GLES backend (only ...)");
+  over-bar  both render and the images miss the project's default bar (maxDiff <= 8 and over2 <= 0.1 %).
+
+Rejections at load time (`SCENE: commands[3]: not supported yet: clip`) come from the one loader both
+backends share, so they always agree. When compare does not print numbers, the tool renders the scene with
+each backend alone (`render --backend ... -o /dev/null`) to say which side crashed or refused.
+
+A failing scene is reduced (delta debugging: drop commands, unwrap scopes, drop optional keys, simplify
+paths element by element, round numbers, shrink the canvas) while the same failure persists on the same
+form, then saved as DIR/<kind>-<seed>-<index>.json with a one-line .txt beside it (kind, form, numbers or
+error texts, and the canvas-gl command that reproduces it).
+
+GLES forms (--forms): atlas-paint (`--path-strategy raster-atlas`, llvmpipe's paint form), atlas-r8
+(`--path-strategy raster-atlas --no-paint-atlas`), tessellation (`--path-strategy gpu-tessellation`). The raster
+atlas's R16F/R32F coverage forms are not fuzzed: `GLESOptions.coverageFormat` has no canvas-gl flag (the
+conformance tests reach them through the API).
+
+Generator features (--features): `default` is what both backends draw today (fill, stroke, state ops with
+blend mode normal, copy scopes, the opaque key). The others are written and switched off until the
+renderers learn them: clip, layer, clipToLayer, blendMode (all 28 names), gradient (linear/radial/conic
+shadings), colorMode (linear, extendedLinear), filter, image (PNG resources, image op, tiledImage shading),
+text, symbol. Adding one is one generator method and one line in FEATURES.
+"""
+import argparse
+import base64
+import concurrent.futures
+import copy
+import decimal
+import json
+import math
+import os
+import random
+import re
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import zlib
+
+FORMAT = "gpucanvas-scene/1"
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# The GLES forms, as canvas-gl flags. `--device mesa` is added to every one.
+FORMS = {
+    "atlas-paint": ["--path-strategy", "raster-atlas"],
+    "atlas-r8": ["--path-strategy", "raster-atlas", "--no-paint-atlas"],
+    "tessellation": ["--path-strategy", "gpu-tessellation"],
+}
+
+# The project's default bar (ImageDifference.meetsDefaultBar).
+BAR_MAX_DIFF = 8
+BAR_OVER2 = 0.001
+
+NAMED_COLORS = ("red orange yellow green mint teal cyan blue indigo purple pink brown gray black white clear "
+                "primary secondary accentColor").split()
+BLEND_MODES = ["normal", "multiply", "screen", "overlay", "darken", "lighten", "colorDodge", "colorBurn",
+               "softLight", "hardLight", "difference", "exclusion", "hue", "saturation", "color", "luminosity",
+               "clear", "copy", "sourceIn", "sourceOut", "sourceAtop", "destinationOver", "destinationIn",
+               "destinationOut", "destinationAtop", "xor", "plusDarker", "plusLighter"]
+
+# Operator → operand count in the Path.description grammar.
+PATH_OPS = {"m": 2, "l": 2, "q": 4, "c": 6, "h": 0, "re": 4, "t": 2, "v": 4, "y": 4}
+# Element object → operand count.
+ELEMENT_OPS = {"m": 2, "l": 2, "q": 4, "c": 6, "z": 0}
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Generator
+# ---------------------------------------------------------------------------------------------------------
+
+def num(v):
+    """A JSON-friendly number: integral values below 2^53 as ints (`3`, not `3.0`)."""
+    if isinstance(v, float) and v.is_integer() and abs(v) < 2 ** 53:
+        return int(v)
+    return v
+
+
+def fmt(v):
+    """A number as the path-description parser reads it."""
+    v = num(v)
+    return str(v) if isinstance(v, int) else repr(v)
+
+
+class Gen:
+    """One scene's generator. Every random choice goes through `self.r`, so (seed, index) fixes the scene.
+
+    Ops are `op_<name>(depth)` methods returning one command; shadings are `shading_<name>()`; document keys
+    are `doc_<name>(doc)`. FEATURES says which feature turns each on and how often it is picked.
+    """
+
+    def __init__(self, rng, features):
+        self.r = rng
+        self.features = set(features)
+        self.images = {}
+        self.symbols = {}
+        self.w = self.h = 100
+        self.scale = 1
+        self.wild = 0.0
+
+    # --- document -------------------------------------------------------------------------------------
+    def scene(self):
+        r = self.r
+        k = r.random()
+        if k < 0.1:
+            w, h = r.randint(1, 8), r.randint(1, 8)
+        elif k < 0.6:
+            w, h = r.randint(8, 120), r.randint(8, 120)
+        else:
+            w, h = r.randint(100, 600), r.randint(60, 400)
+        if r.random() < 0.15:
+            w += r.choice([0.25, 0.5, 0.75, 0.3])
+        if r.random() < 0.15:
+            h += r.choice([0.25, 0.5, 0.75, 0.7])
+        scale = r.choice([1, 1, 1, 2, 2, 3]) if r.random() < 0.9 else round(r.uniform(1, 3), 2)
+        # Keep a frame near a megapixel at most, so a scene renders in ~100 ms in a debug build.
+        while w * h * scale * scale > 1.0e6 and scale > 1:
+            scale = max(1, scale - 1)
+        self.w, self.h, self.scale = w, h, scale
+        # Most scenes stay on the canvas; some draw with extreme numbers now and then.
+        self.wild = 0.0 if r.random() < 0.7 else r.choice([0.03, 0.08, 0.2])
+        doc = {"format": FORMAT, "size": [num(w), num(h)]}
+        if scale != 1 or r.random() < 0.3:
+            doc["scale"] = num(scale)
+        for feature, kind, _weight, name in FEATURES:
+            if kind == "doc" and feature in self.features:
+                getattr(self, "doc_" + name)(doc)
+        doc["commands"] = self.commands(0, self.count())
+        resources = {}
+        if self.images:
+            resources["images"] = self.images
+        if self.symbols:
+            resources["symbols"] = self.symbols
+        if resources:
+            doc["resources"] = resources
+        return doc
+
+    def count(self):
+        n = 1
+        while n < 16 and self.r.random() < 0.8:
+            n += 1
+        return n
+
+    def commands(self, depth, n):
+        table = [(w, name) for feature, kind, w, name in FEATURES
+                 if kind == "op" and feature in self.features and (depth < 3 or name not in SCOPES)]
+        total = sum(w for w, _ in table)
+        out = []
+        for _ in range(n):
+            x = self.r.uniform(0, total)
+            for w, name in table:
+                x -= w
+                if x <= 0:
+                    break
+            out.append(getattr(self, "op_" + name)(depth))
+        return out
+
+    def doc_opaque(self, doc):
+        if self.r.random() < 0.2:
+            doc["opaque"] = self.r.random() < 0.7
+
+    def doc_colorMode(self, doc):
+        if self.r.random() < 0.5:
+            doc["colorMode"] = self.r.choice(["nonLinear", "linear", "extendedLinear"])
+
+    # --- numbers --------------------------------------------------------------------------------------
+    def nice(self, v):
+        """`v` as a scene author would write it: mostly rounded, sometimes every digit."""
+        k = self.r.random()
+        if k < 0.4:
+            return num(float(round(v)))
+        if k < 0.55:
+            return num(round(v * 2) / 2)
+        if k < 0.8:
+            return num(round(v, 2))
+        return v
+
+    def extreme(self):
+        r = self.r
+        v = r.choice([1e6, 2e6, 1e12, 1e300, 1.7e308, 10 ** r.uniform(5, 300), 1e-300, 1e-12, 3e7 + 0.5])
+        return num(v if r.random() < 0.5 else -v)
+
+    def coord(self, extent):
+        """A coordinate on an axis of `extent` points: mostly on the canvas, sometimes on pixel centres or
+        edges (with tiny offsets), sometimes (in wild scenes) extreme."""
+        r = self.r
+        k = r.random()
+        if k < self.wild:
+            return self.extreme()
+        if k < self.wild + 0.1:
+            pixels = max(1, math.ceil(extent * self.scale))
+            base = r.randint(0, pixels) + r.choice([0.0, 0.5, 0.5])
+            off = r.choice([0.0, 0.0, 1e-9, -1e-9, 1e-6, -1e-6, 1 / 256, -1 / 256, 0.25])
+            return num((base + off) / self.scale)
+        if k < self.wild + 0.14:
+            return num(r.choice([-1, 1]) * self.nice(r.uniform(1e3, 1e5)))
+        return self.nice(r.uniform(-0.15 * extent, 1.15 * extent))
+
+    def x(self):
+        return self.coord(self.w)
+
+    def y(self):
+        return self.coord(self.h)
+
+    def point(self):
+        return [self.x(), self.y()]
+
+    def length(self, extent):
+        r = self.r
+        k = r.random()
+        if k < self.wild:
+            return abs(self.extreme())
+        if k < self.wild + 0.05:
+            return r.choice([0, 1e-9, 1e-3, 0.5 / self.scale])
+        return self.nice(abs(r.gauss(0, extent * 0.5)))
+
+    def rect(self):
+        r = self.r
+        x, y = self.x(), self.y()
+        w, h = self.length(self.w), self.length(self.h)
+        if r.random() < 0.1:
+            w = -w
+        if r.random() < 0.1:
+            h = -h
+        if r.random() < 0.04:
+            w = 0
+        return [x, y, num(w), num(h)]
+
+    def angle(self):
+        r = self.r
+        k = r.random()
+        if k < 0.3:
+            return r.choice([0, 45, 90, 180, 270, 360, -90, 720])
+        if k < 0.35 and self.wild:
+            return self.extreme()
+        return self.nice(r.uniform(-720, 720))
+
+    def affine(self):
+        """A transform [a, b, c, d, tx, ty]: similarity, axis scale, shear, general, singular or identity."""
+        r = self.r
+        t = [self.nice(r.uniform(-self.w, self.w)), self.nice(r.uniform(-self.h, self.h))]
+        k = r.random()
+        if k < 0.3:
+            s = r.choice([1, 1, 0.5, 2, round(r.uniform(0.1, 3), 2)])
+            a = math.radians(r.choice([0, 30, 45, 90, 180, -90]) if r.random() < 0.5 else r.uniform(-180, 180))
+            m = [s * math.cos(a), s * math.sin(a), -s * math.sin(a), s * math.cos(a)]
+        elif k < 0.5:
+            m = [self.nice(r.uniform(-3, 3)), 0, 0, self.nice(r.uniform(-3, 3))]
+        elif k < 0.6:
+            m = [1, 0, self.nice(r.uniform(-2, 2)), 1] if r.random() < 0.5 else [1, self.nice(r.uniform(-2, 2)), 0, 1]
+        elif k < 0.75:
+            m = [self.nice(r.uniform(-2, 2)) for _ in range(4)]
+        elif k < 0.8:
+            f = r.uniform(-2, 2)
+            a, b = r.uniform(-2, 2), r.uniform(-2, 2)
+            m = [a, b, f * a, f * b] if r.random() < 0.7 else [0, 0, 0, 0]
+        else:
+            m = [1, 0, 0, 1]
+        if self.wild and r.random() < self.wild * 2:
+            i = r.randrange(6)
+            v = r.choice([1e6, 1e-6, 1e12, 1e-12, 1e150, 1e300])
+            if i < 4:
+                m[i] = v
+            else:
+                t[i - 4] = v
+        return [num(v) for v in m + t]
+
+    # --- paths ----------------------------------------------------------------------------------------
+    def elements(self):
+        """A list of ("m", x, y) / ("l", …) / ("q", …) / ("c", …) / ("z",) tuples: 1–3 subpaths."""
+        r = self.r
+        out = []
+        degenerate = r.random() < 0.05
+        p0 = self.point()
+        for _ in range(r.choice([1, 1, 1, 2, 3])):
+            p = p0 if degenerate else self.point()
+            out.append(["m"] + p)
+            for _ in range(r.randint(1, 6)):
+                kind = r.choice("lllqcc")
+                pts = [p0 if degenerate else self.point() for _ in range({"l": 1, "q": 2, "c": 3}[kind])]
+                out.append([kind] + [v for pt in pts for v in pt])
+            if r.random() < 0.5:
+                out.append(["z"])
+        return out
+
+    def path_string(self):
+        r = self.r
+        parts = []
+        for e in self.elements():
+            op = e[0]
+            nums = e[1:]
+            if op == "z":
+                parts.append("h")
+                continue
+            # Now and then the parser's extra operators: t, v, y, re.
+            if op == "q" and r.random() < 0.2:
+                op, nums = "t", nums[2:]
+            elif op == "c" and r.random() < 0.2:
+                op, nums = ("v", nums[2:]) if r.random() < 0.5 else ("y", nums[:2] + nums[4:])
+            parts.append(" ".join(fmt(v) for v in nums) + " " + op)
+            if r.random() < 0.05:
+                parts.append(" ".join(fmt(v) for v in self.rect()) + " re")
+        sep = " " if r.random() < 0.9 else r.choice(["  ", "\n", "\t"])
+        return sep.join(parts)
+
+    def path(self):
+        r = self.r
+        k = r.random()
+        if k < 0.3:
+            return self.path_string()
+        if k < 0.45:
+            p = {"rect": self.rect()}
+        elif k < 0.6:
+            p = {"ellipse": self.rect()}
+        elif k < 0.72:
+            p = {"roundedRect": self.rect(), "cornerRadius": self.length(min(self.w, self.h) / 3)}
+            if r.random() < 0.7:
+                p["style"] = r.choice(["circular", "continuous"])
+        elif k < 0.84:
+            a = {"center": self.point(), "radius": self.length(min(self.w, self.h) / 2),
+                 "start": self.angle(), "end": self.angle()}
+            if r.random() < 0.6:
+                a["clockwise"] = r.random() < 0.5
+            p = {"arc": a}
+        else:
+            p = {"elements": self.elements()}
+        if r.random() < 0.15:
+            p["transform"] = self.affine()
+        return p
+
+    # --- colours and shadings -------------------------------------------------------------------------
+    def color(self):
+        r = self.r
+        k = r.random()
+        if k < 0.35:
+            return "#%02x%02x%02x" % (r.randrange(256), r.randrange(256), r.randrange(256))
+        if k < 0.55:
+            s = "#%02x%02x%02x%02x" % tuple(r.randrange(256) for _ in range(4))
+            return s.upper() if r.random() < 0.3 else s
+        if k < 0.75:
+            return r.choice(NAMED_COLORS)
+        extended = r.random() < 0.2
+        rgb = [num(round(r.uniform(-0.3, 1.3) if extended else r.random(), r.choice([1, 2, 4, 8])))
+               for _ in range(3)]
+        a = r.choice([1, 1, 0.5, 0, round(r.random(), 3)])
+        return {"space": r.choice(["sRGB", "sRGBLinear", "displayP3"]), "rgba": rgb + [num(a)]}
+
+    def shading(self):
+        table = [(w, name) for feature, kind, w, name in FEATURES if kind == "shading" and feature in self.features]
+        x = self.r.uniform(0, sum(w for w, _ in table))
+        for w, name in table:
+            x -= w
+            if x <= 0:
+                break
+        return getattr(self, "shading_" + name)()
+
+    def shading_color(self):
+        return {"color": self.color()}
+
+    def shading_foreground(self):
+        return "foreground"
+
+    def gradient(self):
+        r = self.r
+        n = r.randint(1, 5)
+        if r.random() < 0.5:
+            return {"colors": [self.color() for _ in range(n)]}
+        return {"stops": [[num(round(r.uniform(-0.2, 1.2), 3)), self.color()] for _ in range(n)]}
+
+    def gradient_options(self, s):
+        r = self.r
+        if r.random() < 0.5:
+            s["options"] = r.sample(["repeat", "mirror", "linearColor"], r.randint(0, 2))
+        return s
+
+    def shading_gradient(self):
+        r = self.r
+        k = r.random()
+        if k < 0.4:
+            s = {"linearGradient": self.gradient(), "start": self.point(), "end": self.point()}
+        elif k < 0.75:
+            s = {"radialGradient": self.gradient(), "center": self.point(),
+                 "startRadius": self.length(self.w / 4), "endRadius": self.length(self.w / 2)}
+        else:
+            s = {"conicGradient": self.gradient(), "center": self.point(), "angle": self.angle()}
+        return self.gradient_options(s)
+
+    def image_name(self):
+        """A small PNG resource (generated in memory, stored as pngBase64), created on first use."""
+        r = self.r
+        if not self.images or r.random() < 0.3:
+            name = "img%d" % len(self.images)
+            w, h = r.randint(1, 8), r.randint(1, 8)
+            pixels = bytes(r.randrange(256) for _ in range(w * h * 4))
+            self.images[name] = {"pngBase64": base64.b64encode(png_bytes(w, h, pixels)).decode()}
+            return name
+        return r.choice(sorted(self.images))
+
+    def shading_tiledImage(self):
+        r = self.r
+        s = {"tiledImage": self.image_name()}
+        if r.random() < 0.5:
+            s["origin"] = self.point()
+        if r.random() < 0.3:
+            s["sourceRect"] = [0, 0, num(round(r.uniform(0.1, 1), 2)), num(round(r.uniform(0.1, 1), 2))]
+        if r.random() < 0.5:
+            s["scale"] = num(round(r.uniform(0.1, 4), 2))
+        return s
+
+    # --- ops: drawing ---------------------------------------------------------------------------------
+    def op_fill(self, depth):
+        r = self.r
+        c = {"op": "fill", "path": self.path(), "shading": self.shading()}
+        if r.random() < 0.3:
+            c["eoFill"] = r.random() < 0.6
+        if r.random() < 0.25:
+            c["antialiased"] = r.random() < 0.3
+        return c
+
+    def line_width(self):
+        r = self.r
+        k = r.random()
+        if k < self.wild * 0.5:
+            return r.choice([1e6, 1e12, 1e-12, 1e300])
+        if k < 0.08:
+            return 0
+        if k < 0.14:
+            return r.choice([1e-6, 0.001, 0.01, 0.1])
+        if k < 0.2:
+            return self.nice(r.uniform(100, 1000))
+        return self.nice(r.uniform(0.25, 20))
+
+    def dash(self):
+        r = self.r
+        if r.random() < 0.06:
+            return []
+        pattern = []
+        for _ in range(r.randint(1, 4)):
+            k = r.random()
+            if k < 0.1:
+                pattern.append(0)
+            elif k < 0.13 and self.wild:
+                pattern.append(r.choice([0.01, 1e6, 1e300]))
+            else:
+                pattern.append(self.nice(r.uniform(0.5, 25)))
+        return pattern
+
+    def op_stroke(self, depth):
+        r = self.r
+        c = {"op": "stroke", "path": self.path(), "shading": self.shading()}
+        if r.random() < 0.85:
+            c["lineWidth"] = num(self.line_width())
+        if r.random() < 0.5:
+            c["lineCap"] = r.choice(["butt", "round", "square"])
+        if r.random() < 0.5:
+            c["lineJoin"] = r.choice(["miter", "round", "bevel"])
+        if r.random() < 0.3:
+            c["miterLimit"] = num(r.choice([0, 1, 1.5, 2, 4, 10, 100, self.nice(r.uniform(0, 20))]))
+        if r.random() < 0.3:
+            c["dash"] = self.dash()
+            if r.random() < 0.6:
+                c["dashPhase"] = self.nice(r.uniform(-50, 50)) if not self.wild else self.coord(50)
+        return c
+
+    # --- ops: state -----------------------------------------------------------------------------------
+    def op_state(self, depth):
+        """One of the state ops both backends draw today; blendMode only as "normal"."""
+        r = self.r
+        k = r.choice(["opacity", "opacity", "translate", "scale", "rotate", "concatenate", "transform", "blendMode"])
+        if k == "opacity":
+            return {"op": "opacity", "value": num(r.choice([0, 1, 0.5, round(r.random(), 3), r.random()]))}
+        if k == "translate":
+            return {"op": "translate", "x": self.nice(r.uniform(-self.w / 2, self.w / 2)) if r.random() > self.wild else self.extreme(),
+                    "y": self.nice(r.uniform(-self.h / 2, self.h / 2))}
+        if k == "scale":
+            def s():
+                if r.random() < self.wild:
+                    return self.extreme()
+                return num(r.choice([1, 2, 0.5, -1, 0, round(r.uniform(-3, 3), 2), round(r.uniform(0.2, 3), 3)]))
+            return {"op": "scale", "x": s(), "y": s()}
+        if k == "rotate":
+            return {"op": "rotate", "degrees": self.angle()}
+        if k == "concatenate":
+            return {"op": "concatenate", "value": self.affine()}
+        if k == "transform":
+            if r.random() < 0.4:
+                return {"op": "transform", "value": [1, 0, 0, 1, 0, 0]}
+            return {"op": "transform", "value": self.affine()}
+        return {"op": "blendMode", "value": "normal"}
+
+    def op_blendMode(self, depth):
+        return {"op": "blendMode", "value": self.r.choice(BLEND_MODES)}
+
+    # --- ops: scopes ----------------------------------------------------------------------------------
+    def op_copy(self, depth):
+        return {"op": "copy", "commands": self.commands(depth + 1, self.r.randint(1, 4))}
+
+    def op_layer(self, depth):
+        return {"op": "layer", "commands": self.commands(depth + 1, self.r.randint(1, 4))}
+
+    def op_clipToLayer(self, depth):
+        r = self.r
+        c = {"op": "clipToLayer"}
+        if r.random() < 0.5:
+            c["opacity"] = num(round(r.random(), 2))
+        if r.random() < 0.4:
+            c["inverse"] = r.random() < 0.5
+        c["commands"] = self.commands(depth + 1, r.randint(1, 3))
+        return c
+
+    def op_clip(self, depth):
+        r = self.r
+        c = {"op": "clip", "path": self.path()}
+        for key, p in (("eoFill", 0.3), ("antialiased", 0.3), ("inverse", 0.3)):
+            if r.random() < p:
+                c[key] = r.random() < 0.5
+        return c
+
+    # --- ops: filters, images, text, symbols ----------------------------------------------------------
+    def filter(self):
+        r = self.r
+        a = lambda: num(round(r.uniform(-0.5, 2), 2))
+        k = r.randrange(15)
+        if k == 0:
+            f = {"radius": self.length(5)}
+            if r.random() < 0.3:
+                f["options"] = r.sample(["opaque", "dithersResult"], r.randint(0, 2))
+            return {"blur": f}
+        if k == 1:
+            s = {"color": self.color(), "radius": self.length(5), "x": self.nice(r.uniform(-5, 5)),
+                 "y": self.nice(r.uniform(-5, 5))}
+            if r.random() < 0.3:
+                s["blendMode"] = r.choice(BLEND_MODES)
+            if r.random() < 0.3:
+                s["options"] = r.sample(["shadowAbove", "shadowOnly", "invertsAlpha", "disablesGroup"], r.randint(0, 2))
+            return {"shadow": s}
+        if k == 2:
+            return {"colorMultiply": self.color()}
+        if k == 3:
+            return {"colorMatrix": [num(round(r.uniform(-1, 1), 2)) for _ in range(20)]}
+        if k == 4:
+            return {"hueRotation": self.angle()}
+        if k == 5:
+            return {"saturation": a()}
+        if k == 6:
+            return {"brightness": a()}
+        if k == 7:
+            return {"contrast": a()}
+        if k == 8:
+            return {"colorInvert": num(round(r.random(), 2))}
+        if k == 9:
+            return {"grayscale": num(round(r.random(), 2))}
+        if k == 10:
+            return {"luminanceToAlpha": True}
+        if k == 11:
+            lo = round(r.random(), 2)
+            return {"alphaThreshold": {"min": num(lo), "max": num(round(r.uniform(lo, 1), 2)), "color": self.color()}}
+        if k == 12:
+            return {"alphaMultiply": self.color()}
+        return {"projectionTransform": [num(v) for v in self.affine()[:2] + [0] + self.affine()[2:4] + [0] + [0, 0, 1]]}
+
+    def op_filter(self, depth):
+        c = {"op": "filter", "filter": self.filter()}
+        if self.r.random() < 0.3:
+            c["linearColor"] = self.r.random() < 0.5
+        return c
+
+    def placement(self, c):
+        """`in` a rect, or `at` a point with an optional anchor."""
+        r = self.r
+        if r.random() < 0.5:
+            c["in"] = self.rect()
+        else:
+            c["at"] = self.point()
+            if r.random() < 0.5:
+                c["anchor"] = [num(round(r.uniform(0, 1), 2)), num(round(r.uniform(0, 1), 2))]
+        return c
+
+    def op_image(self, depth):
+        return self.placement({"op": "image", "image": self.image_name()})
+
+    def op_text(self, depth):
+        r = self.r
+        words = ["Hello", "Canvas", "ÅÄÖ", "fi ffl", "0123", "", "مرحبا", "→ ✓", "line\nbreak"]
+        c = {"op": "text", "text": " ".join(r.choice(words) for _ in range(r.randint(1, 3)))}
+        if r.random() < 0.8:
+            font = {"family": r.choice(["DejaVu Sans", "DejaVu Serif", "DejaVu Sans Mono"]),
+                    "size": num(r.choice([6, 12, 17, 30, round(r.uniform(1, 60), 1)]))}
+            if r.random() < 0.4:
+                font["weight"] = r.choice(["ultraLight", "regular", "medium", "bold", "black"])
+            if r.random() < 0.3:
+                font["italic"] = r.random() < 0.5
+            c["font"] = font
+        if r.random() < 0.8:
+            c["shading"] = self.shading()
+        if r.random() < 0.2:
+            c["baselineOrigin"] = self.point()
+            return c
+        return self.placement(c)
+
+    def op_symbol(self, depth):
+        r = self.r
+        if not self.symbols or r.random() < 0.3:
+            name = "sym%d" % len(self.symbols)
+            self.symbols[name] = None  # reserve the name: the symbol's own commands may make symbols too
+            size = [num(self.nice(r.uniform(1, self.w))), num(self.nice(r.uniform(1, self.h)))]
+            inner = self.commands(3, r.randint(1, 3)) if depth < 3 else []
+            self.symbols[name] = {"size": size, "commands": inner}
+        else:
+            name = r.choice(sorted(self.symbols))
+        return self.placement({"op": "symbol", "symbol": name})
+
+
+# (feature, kind, weight, method suffix). kind "op": a command (op_<name>); "shading": a shading
+# (shading_<name>); "doc": a document key (doc_<name>). DEFAULT_FEATURES are what both backends draw today.
+FEATURES = [
+    ("fill", "op", 30, "fill"),
+    ("stroke", "op", 30, "stroke"),
+    ("state", "op", 20, "state"),
+    ("copy", "op", 7, "copy"),
+    ("clip", "op", 6, "clip"),
+    ("layer", "op", 4, "layer"),
+    ("clipToLayer", "op", 3, "clipToLayer"),
+    ("blendMode", "op", 5, "blendMode"),
+    ("filter", "op", 4, "filter"),
+    ("image", "op", 3, "image"),
+    ("text", "op", 3, "text"),
+    ("symbol", "op", 2, "symbol"),
+    ("fill", "shading", 90, "color"),
+    ("fill", "shading", 6, "foreground"),
+    ("gradient", "shading", 35, "gradient"),
+    ("image", "shading", 10, "tiledImage"),
+    ("opaque", "doc", 1, "opaque"),
+    ("colorMode", "doc", 1, "colorMode"),
+]
+SCOPES = {"copy", "layer", "clipToLayer", "symbol"}
+ALL_FEATURES = sorted({f for f, _, _, _ in FEATURES})
+DEFAULT_FEATURES = ["fill", "stroke", "state", "copy", "opaque"]
+
+
+def scene_for(seed, index, features):
+    """Scene `index` of `seed`: the same document on every run."""
+    return Gen(random.Random("gpucanvas-fuzz:%s:%d" % (seed, index)), features).scene()
+
+
+def png_bytes(w, h, rgba):
+    """A minimal 8-bit RGBA PNG (filter 0 on every row)."""
+    def chunk(tag, data):
+        return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data) & 0xFFFFFFFF)
+    raw = b"".join(b"\0" + rgba[y * w * 4:(y + 1) * w * 4] for y in range(h))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 6, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+def dumps(doc):
+    return json.dumps(doc, allow_nan=False, ensure_ascii=False, separators=(", ", ": "))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Running canvas-gl and judging the result
+# ---------------------------------------------------------------------------------------------------------
+
+class Outcome:
+    """One canvas-gl process: status "ok", "error" (exit 1 with `Error: ...`), "crash" or "hang"."""
+
+    def __init__(self, status, rc, out, err, message=""):
+        self.status, self.rc, self.out, self.err, self.message = status, rc, out, err, message
+
+    def crash_text(self):
+        if self.status == "hang":
+            return self.message
+        if self.rc < 0:
+            try:
+                why = "signal %s" % signal.Signals(-self.rc).name
+            except ValueError:
+                why = "signal %d" % -self.rc
+        else:
+            why = "exit status %d" % self.rc
+        for line in self.err.splitlines():
+            line = line.strip()
+            if re.search(r"Fatal error|Precondition failed|Assertion failed|fatal|error:", line, re.I):
+                return "%s: %s" % (why, line[:300])
+        return why
+
+
+class Failure:
+    """What failed on one form: kind (crash/verdict/over-bar), the form, and the words for the .txt.
+    `signature` is what the reducer keeps constant besides the kind."""
+
+    def __init__(self, kind, form, detail, signature, repro):
+        self.kind, self.form, self.detail, self.signature, self.repro = kind, form, detail, signature, repro
+
+
+def verdict_words(message):
+    """An error message without the backend's own words, so that both backends' texts compare:
+    `not supported yet: blend mode .multiply (draw #0)` and `not supported yet: draw #0: blend mode .multiply on
+    the GLES backend (only .normal is drawn yet)` both become `not supported yet: blend mode .multiply [draw 0]`."""
+    m = re.sub(r" on the (reference|GLES) backend( \([^)]*\))?", "", message)
+    draw = re.search(r"draw #(\d+)", m)
+    m = re.sub(r"\s*\(draw #\d+\)", "", m)
+    m = re.sub(r"draw #\d+: ", "", m)
+    m = " ".join(m.split())
+    return m + (" [draw %s]" % draw.group(1) if draw else "")
+
+
+class Runner:
+    def __init__(self, exe, timeout, tmp):
+        self.exe, self.timeout, self.tmp = exe, timeout, tmp
+        self.env = dict(os.environ, SWIFT_BACKTRACE="enable=no")
+        self.counter = 0
+        self.lock = threading.Lock()
+
+    def write(self, doc):
+        with self.lock:
+            self.counter += 1
+            path = os.path.join(self.tmp, "s%d.json" % self.counter)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(dumps(doc))
+        return path
+
+    def run(self, args):
+        try:
+            p = subprocess.run([self.exe] + args, capture_output=True, timeout=self.timeout, env=self.env,
+                               stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired as e:
+            return Outcome("hang", None, "", (e.stderr or b"").decode("utf-8", "replace"),
+                           "no exit within %g s (--timeout)" % self.timeout)
+        out = p.stdout.decode("utf-8", "replace")
+        err = p.stderr.decode("utf-8", "replace")
+        if p.returncode == 0:
+            return Outcome("ok", 0, out, err)
+        first = err.strip().splitlines()[0] if err.strip() else ""
+        if p.returncode == 1 and first.startswith("Error: "):
+            return Outcome("error", 1, out, err, first[len("Error: "):])
+        return Outcome("crash", p.returncode, out, err)
+
+    def render(self, path, backend, form):
+        args = ["render", path, "--backend", backend, "-o", "/dev/null"]
+        if backend == "gles":
+            args += ["--device", "mesa"] + FORMS[form]
+        return self.run(args)
+
+    def check(self, doc, form, ref_cache=None):
+        """None when `form` and the reference agree on `doc`, else the Failure."""
+        path = self.write(doc)
+        try:
+            return self._check(path, form, ref_cache)
+        finally:
+            os.unlink(path)
+
+    def _check(self, path, form, ref_cache):
+        flags = ["--device", "mesa"] + FORMS[form]
+        name = "SCENE.json"
+        compare = "canvas-gl compare %s --backends reference,gles %s" % (name, " ".join(flags))
+        known_ref = ref_cache.get("ref") if ref_cache is not None else None
+        if known_ref is not None and known_ref.status == "error":
+            # The reference refused at render time on an earlier form: compare would stop there too.
+            return self._alone(path, form, ref_cache, compare=None)
+        c = self.run(["compare", path, "--backends", "reference,gles"] + flags)
+        if c.status == "ok":
+            m = re.search(r"maxDiff: (\d+)", c.out)
+            o = re.search(r"over2: ([0-9.]+)% \((\d+) px\)", c.out)
+            size = re.search(r", (\d+)×(\d+) px", c.out)
+            if not (m and o and size):
+                return Failure("crash", form, "compare printed no numbers: %r" % c.out[:200], ("compare",), compare)
+            max_diff, px = int(m.group(1)), int(o.group(2))
+            total = int(size.group(1)) * int(size.group(2))
+            met = "NOT met" not in c.out
+            if ref_cache is not None:
+                ref_cache["verdict"] = "rendered"
+            if met and max_diff <= BAR_MAX_DIFF and px <= BAR_OVER2 * total:
+                return None
+            return Failure("over-bar", form, "maxDiff %d, over2 %.4f%% (%d of %d px)" % (max_diff, 100.0 * px / total, px, total),
+                           ("over-bar",), compare)
+        if c.status == "error" and c.message.startswith(path + ":"):
+            if ref_cache is not None:
+                ref_cache["verdict"] = "rejected at load"
+            return None  # rejected by the loader, which both backends share
+        # Which side crashed or refused: render each alone.
+        return self._alone(path, form, ref_cache, compare=c)
+
+    def check_alone(self, doc, form, only=None):
+        """Like `check`, without compare: each backend renders alone (`only`: just "reference" or "gles",
+        for reducing a crash of that side)."""
+        path = self.write(doc)
+        try:
+            if only == "reference":
+                ref = self.render(path, "reference", form)
+                if ref.status in ("crash", "hang"):
+                    return Failure("crash", "reference", ref.crash_text(), ("crash", "reference", ref.status, ref.rc), "")
+                return None
+            if only == "gles":
+                gl = self.render(path, "gles", form)
+                if gl.status in ("crash", "hang"):
+                    return Failure("crash", form, gl.crash_text(), ("crash", "gles", gl.status, gl.rc), "")
+                return None
+            return self._alone(path, form, None, None)
+        finally:
+            os.unlink(path)
+
+    def _alone(self, path, form, ref_cache, compare):
+        flags = ["--device", "mesa"] + FORMS[form]
+        name = "SCENE.json"
+        c = compare
+        compare = "canvas-gl compare %s --backends reference,gles %s" % (name, " ".join(flags))
+        ref = ref_cache.get("ref") if ref_cache is not None else None
+        if ref is None:
+            ref = self.render(path, "reference", form)
+            if ref_cache is not None:
+                ref_cache["ref"] = ref
+        ref_repro = "canvas-gl render %s --backend reference -o /dev/null" % name
+        gl_repro = "canvas-gl render %s --backend gles %s -o /dev/null" % (name, " ".join(flags))
+        if ref.status in ("crash", "hang"):
+            return Failure("crash", "reference", ref.crash_text(), ("crash", "reference", ref.status, ref.rc), ref_repro)
+        gl = self.render(path, "gles", form)
+        if gl.status in ("crash", "hang"):
+            return Failure("crash", form, gl.crash_text(), ("crash", "gles", gl.status, gl.rc), gl_repro)
+        if ref.status == "ok" and gl.status == "ok":
+            if c is None:
+                return None
+            if c.status in ("crash", "hang"):
+                return Failure("crash", form, "compare: " + c.crash_text(), ("crash", "compare", c.status, c.rc), compare)
+            return Failure("verdict", form, "both render alone, compare says: " + c.message, ("verdict", "compare"), compare)
+        if ref.status == "error" and gl.status == "error":
+            if verdict_words(ref.message) == verdict_words(gl.message):
+                if ref_cache is not None:
+                    ref_cache["verdict"] = "rejected at render"
+                return None
+            return Failure("verdict", form, "reference: %s | gles: %s" % (ref.message, gl.message),
+                           ("verdict", "both-reject"), compare)
+        if ref.status == "error":
+            return Failure("verdict", form, "reference rejects: %s | gles renders" % ref.message,
+                           ("verdict", "reference-rejects"), compare)
+        return Failure("verdict", form, "reference renders | gles rejects: %s" % gl.message,
+                       ("verdict", "gles-rejects"), compare)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Reducer
+# ---------------------------------------------------------------------------------------------------------
+
+class BudgetExhausted(Exception):
+    pass
+
+
+def sig_digits(v):
+    if v == 0:
+        return 0
+    # Digits of the shortest round-trip form: 73.37 → 4, 70 → 1, 1e300 → 1.
+    mantissa = repr(float(abs(v))).split("e")[0].replace(".", "").lstrip("0").rstrip("0")
+    return max(1, len(mantissa))
+
+
+def simplicity(v):
+    """Smaller is simpler: zero, then fewer significant digits, then closer to 1 in magnitude."""
+    if v == 0:
+        return (0, 0, 0.0)
+    return (1, sig_digits(v), abs(math.log10(abs(v))))
+
+
+def simpler_numbers(v):
+    """Candidates for `v`, simplest first, each strictly simpler than `v`: 0, ±1, the integer, `v` rounded to
+    1, 2, 3, … significant digits, the nearest power of ten."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or v == 0:
+        return []
+    s = 1 if v > 0 else -1
+    a = abs(float(v))
+    cands = [0, s]
+    if a >= 1:
+        cands.append(s * float(round(a)))
+    exact = decimal.Decimal(repr(a))
+    exponent = exact.adjusted()
+    for d in range(1, 17):
+        step = decimal.Decimal(1).scaleb(-(d - 1))
+        mantissa = exact.scaleb(-exponent)
+        for rounding in (decimal.ROUND_HALF_EVEN, decimal.ROUND_DOWN, decimal.ROUND_UP):
+            rv = float(mantissa.quantize(step, rounding=rounding).scaleb(exponent))
+            if math.isfinite(rv):
+                cands.append(s * rv)
+    for e in (math.floor(math.log10(a)), round(math.log10(a))):
+        cands.append(s * 10.0 ** max(-307, min(308, e)))
+    out, seen = [], set()
+    key = simplicity(v)
+    for c in cands:
+        c = num(float(c)) if not isinstance(c, int) else c
+        if c == v or c in seen or not math.isfinite(c) or simplicity(c) >= key:
+            continue
+        seen.add(c)
+        out.append(c)
+    out.sort(key=simplicity)
+    return out
+
+
+def parse_path_string(s):
+    """A description string → [(op, [numbers])], or None when it does not parse."""
+    out, operands = [], []
+    for tok in s.split():
+        if tok in PATH_OPS:
+            if len(operands) != PATH_OPS[tok]:
+                return None
+            out.append((tok, operands))
+            operands = []
+        else:
+            try:
+                operands.append(num(float(tok)))
+            except ValueError:
+                return None
+    return out if not operands else None
+
+
+def path_string(elements):
+    return " ".join(" ".join([fmt(v) for v in nums] + [op]) for op, nums in elements)
+
+
+def get_at(doc, where):
+    node = doc
+    for k in where:
+        node = node[k]
+    return node
+
+
+def set_at(doc, where, value):
+    get_at(doc, where[:-1])[where[-1]] = value
+
+
+def command_lists(doc):
+    """JSON paths of every command list: the document's, scopes' and symbols', outermost first."""
+    out = []
+
+    def walk(where, cmds):
+        out.append(where)
+        for i, c in enumerate(cmds):
+            if isinstance(c, dict) and isinstance(c.get("commands"), list):
+                walk(where + [i, "commands"], c["commands"])
+    if isinstance(doc.get("commands"), list):
+        walk(["commands"], doc["commands"])
+    for name, sym in sorted(((doc.get("resources") or {}).get("symbols") or {}).items()):
+        if isinstance(sym, dict) and isinstance(sym.get("commands"), list):
+            walk(["resources", "symbols", name, "commands"], sym["commands"])
+    return out
+
+
+def path_slots(doc):
+    """JSON paths of every path value (`"path"` keys in commands)."""
+    out = []
+    for where in command_lists(doc):
+        for i, c in enumerate(get_at(doc, where)):
+            if isinstance(c, dict) and "path" in c:
+                out.append(where + [i, "path"])
+    return out
+
+
+def number_slots(node, where=()):
+    """(JSON path, token index or None) of every number, including those inside path strings."""
+    out = []
+    if isinstance(node, dict):
+        for k in node:
+            if k == "format":
+                continue
+            out += number_slots(node[k], where + (k,))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out += number_slots(v, where + (i,))
+    elif isinstance(node, bool):
+        pass
+    elif isinstance(node, (int, float)):
+        out.append((list(where), None))
+    elif isinstance(node, str) and where and where[-1] == "path":
+        parsed = parse_path_string(node)
+        if parsed:
+            n = sum(len(nums) for _, nums in parsed)
+            out += [(list(where), j) for j in range(n)]
+    return out
+
+
+class Reducer:
+    """Delta debugging over a scene document while `predicate(doc)` stays true.
+
+    Each pass proposes simpler documents; the first that keeps the failure becomes the current one. The
+    passes repeat until none makes progress (the result is then 1-minimal with respect to every move the
+    passes know) or the budget (tests, seconds) runs out.
+    """
+
+    def __init__(self, predicate, max_tests=300, max_seconds=120.0):
+        self.predicate = predicate
+        self.max_tests = max_tests
+        self.deadline = time.monotonic() + max_seconds
+        self.tests = 0
+        self.cache = {}
+
+    def test(self, doc):
+        key = json.dumps(doc, sort_keys=True)
+        if key in self.cache:
+            return self.cache[key]
+        if self.tests >= self.max_tests or time.monotonic() > self.deadline:
+            raise BudgetExhausted()
+        self.tests += 1
+        ok = bool(self.predicate(doc))
+        self.cache[key] = ok
+        return ok
+
+    def attempt(self, mutate):
+        """Applies `mutate` to a copy of the current document; keeps the copy when it still fails. A document
+        seen before is never taken again (every one that failed was current once), so passes cannot cycle."""
+        d = copy.deepcopy(self.cur)
+        mutate(d)  # its return value means nothing (`d.pop(k)` hands back the value)
+        if json.dumps(d, sort_keys=True) in self.cache:
+            return False
+        if self.test(d):
+            self.cur = d
+            return True
+        return False
+
+    def reduce(self, doc):
+        self.cur = copy.deepcopy(doc)
+        self.cache[json.dumps(self.cur, sort_keys=True)] = True
+        passes = [self.pass_commands, self.pass_unwrap, self.pass_keys, self.pass_paths, self.pass_shadings,
+                  self.pass_canvas, self.pass_numbers]
+        try:
+            progress = True
+            while progress:
+                progress = False
+                for p in passes:
+                    if p():
+                        progress = True
+        except BudgetExhausted:
+            pass
+        return self.cur
+
+    # ddmin over one list at a JSON path (commands, path elements).
+    def ddmin(self, where, get=None, put=None):
+        get = get or (lambda d: get_at(d, where))
+        put = put or (lambda d, v: set_at(d, where, v))
+        changed = False
+        n = 2
+        while True:
+            items = get(self.cur)
+            if not items:
+                break
+            n = min(n, len(items))
+            chunk = math.ceil(len(items) / n)
+            removed = False
+            for start in range(0, len(items), chunk):
+                rest = items[:start] + items[start + chunk:]
+                if self.attempt(lambda d: put(d, copy.deepcopy(rest))):
+                    removed = changed = True
+                    n = max(n - 1, 2)
+                    break
+            if not removed:
+                if chunk == 1:
+                    break
+                n = min(n * 2, len(items))
+        return changed
+
+    def pass_commands(self):
+        changed = False
+        i = 0
+        while True:
+            lists = command_lists(self.cur)
+            if i >= len(lists):
+                return changed
+            changed |= self.ddmin(lists[i])
+            i += 1
+
+    def pass_unwrap(self):
+        """A scope (copy, layer, clipToLayer) replaced by its commands."""
+        changed = False
+        for where in command_lists(self.cur):
+            try:
+                cmds = get_at(self.cur, where)
+            except (KeyError, IndexError, TypeError):
+                continue
+            for i in range(len(cmds) - 1, -1, -1):
+                c = cmds[i]
+                if isinstance(c, dict) and isinstance(c.get("commands"), list):
+                    def splice(d, where=where, i=i):
+                        lst = get_at(d, where)
+                        lst[i:i + 1] = lst[i]["commands"]
+                    if self.attempt(splice):
+                        changed = True
+                        break
+        return changed
+
+    def pass_keys(self):
+        """Optional keys dropped: every key but `op` is tried (a required one fails to load, which agrees)."""
+        changed = False
+        for where in command_lists(self.cur):
+            try:
+                n = len(get_at(self.cur, where))
+            except (KeyError, IndexError, TypeError):
+                continue
+            for i in range(n):
+                try:
+                    c = get_at(self.cur, where + [i])
+                except (KeyError, IndexError, TypeError):
+                    break
+                for k in [k for k in c if k not in ("op", "path", "shading", "commands")]:
+                    def drop(d, k=k, i=i, where=where):
+                        del get_at(d, where + [i])[k]
+                    changed |= self.attempt(drop)
+        return changed
+
+    def pass_shadings(self):
+        changed = False
+        for where in command_lists(self.cur):
+            try:
+                cmds = get_at(self.cur, where)
+            except (KeyError, IndexError, TypeError):
+                continue
+            for i, c in enumerate(cmds):
+                if isinstance(c, dict) and "shading" in c:
+                    for simple in ({"color": "black"}, {"color": "#ff0000"}):
+                        if c["shading"] == simple:
+                            break
+                        if self.attempt(lambda d, i=i, where=where, s=simple: set_at(d, where + [i, "shading"], dict(s))):
+                            changed = True
+                            break
+        return changed
+
+    def pass_paths(self):
+        changed = False
+        for where in path_slots(self.cur):
+            try:
+                p = get_at(self.cur, where)
+            except (KeyError, IndexError, TypeError):
+                continue
+            if p == "":
+                continue
+            if self.attempt(lambda d, w=where: set_at(d, w, "")):
+                changed = True
+                continue
+            if isinstance(p, dict):
+                if "transform" in p and self.attempt(lambda d, w=where: get_at(d, w).pop("transform")):
+                    changed = True
+                p = get_at(self.cur, where)
+                for shape in ("ellipse", "roundedRect"):
+                    if shape in p and self.attempt(lambda d, w=where, s=shape: set_at(
+                            d, w, dict({"rect": get_at(d, w)[s]}, **({"transform": p["transform"]} if "transform" in p else {})))):
+                        changed = True
+                p = get_at(self.cur, where)
+                for key in ("style", "cornerRadius"):
+                    if key in p and self.attempt(lambda d, w=where, k=key: get_at(d, w).pop(k)):
+                        changed = True
+                p = get_at(self.cur, where)
+                if "arc" in p and "clockwise" in p["arc"]:
+                    changed |= self.attempt(lambda d, w=where: get_at(d, w)["arc"].pop("clockwise"))
+                if "elements" in p:
+                    changed |= self.ddmin(where + ["elements"])
+                    changed |= self.straighten_elements(where)
+            elif isinstance(p, str) and parse_path_string(p) is not None:
+                get = lambda d, w=where: parse_path_string(get_at(d, w))
+                put = lambda d, v, w=where: set_at(d, w, path_string(v))
+                changed |= self.ddmin(where, get, put)
+                changed |= self.straighten_string(where)
+                # One space between tokens, as the description prints them.
+                text = get_at(self.cur, where)
+                if isinstance(text, str) and parse_path_string(text) is not None:
+                    canonical = path_string(parse_path_string(text))
+                    if canonical != text:
+                        changed |= self.attempt(lambda d, w=where, t=canonical: set_at(d, w, t))
+        return changed
+
+    def straighten_elements(self, where):
+        changed = False
+        elements = get_at(self.cur, where + ["elements"])
+        for j, e in enumerate(elements):
+            if isinstance(e, list) and e and e[0] in ("q", "c"):
+                changed |= self.attempt(lambda d, j=j: set_at(d, where + ["elements", j], ["l"] + e[-2:]))
+        return changed
+
+    def straighten_string(self, where):
+        changed = False
+        elements = parse_path_string(get_at(self.cur, where)) or []
+        for j, (op, nums) in enumerate(elements):
+            if op in ("q", "c", "t", "v", "y"):
+                def line(d, j=j):
+                    els = parse_path_string(get_at(d, where))
+                    els[j] = ("l", els[j][1][-2:])
+                    set_at(d, where, path_string(els))
+                changed |= self.attempt(line)
+        return changed
+
+    def pass_canvas(self):
+        changed = False
+        for key in ("scale", "colorMode", "opaque", "resources"):
+            if key in self.cur:
+                changed |= self.attempt(lambda d, k=key: d.pop(k))
+        size = self.cur.get("size")
+        if isinstance(size, list) and len(size) == 2 and all(isinstance(v, (int, float)) and v > 1 for v in size):
+            changed |= self.attempt(lambda d: d.__setitem__("size", [1, 1]))
+        for axis in (0, 1):
+            while True:
+                size = self.cur.get("size")
+                if not (isinstance(size, list) and len(size) == 2 and isinstance(size[axis], (int, float))
+                        and size[axis] > 1):
+                    break
+                half = num(float(math.ceil(size[axis] / 2)))
+                if half == size[axis] or not self.attempt(lambda d, a=axis, h=half: d["size"].__setitem__(a, h)):
+                    break
+                changed = True
+        return changed
+
+    def pass_numbers(self):
+        changed = False
+        for where, token in number_slots(self.cur):
+            try:
+                if token is None:
+                    v = get_at(self.cur, where)
+                else:
+                    flat = [x for _, nums in parse_path_string(get_at(self.cur, where)) for x in nums]
+                    v = flat[token]
+            except (KeyError, IndexError, TypeError):
+                continue
+            for cand in simpler_numbers(v):
+                if token is None:
+                    ok = self.attempt(lambda d, c=cand, w=where: set_at(d, w, c))
+                else:
+                    def put(d, c=cand, w=where, t=token):
+                        els = parse_path_string(get_at(d, w))
+                        k = t
+                        for op, nums in els:
+                            if k < len(nums):
+                                nums[k] = c
+                                break
+                            k -= len(nums)
+                        set_at(d, w, path_string(els))
+                    ok = self.attempt(put)
+                if ok:
+                    changed = True
+                    break
+        return changed
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Known defects (--known-ok): failures whose reduced scene matches one of these are reported as known and
+# do not count. Each is being fixed elsewhere; delete its entry when the fix lands.
+# ---------------------------------------------------------------------------------------------------------
+
+def all_numbers(node):
+    if isinstance(node, dict):
+        for v in node.values():
+            yield from all_numbers(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from all_numbers(v)
+    elif isinstance(node, bool):
+        return
+    elif isinstance(node, (int, float)):
+        yield node
+    elif isinstance(node, str):
+        for op, nums in parse_path_string(node) or []:
+            yield from nums
+
+
+def all_commands(doc):
+    for where in command_lists(doc):
+        yield from get_at(doc, where)
+
+
+def _known_edgecut(failure, doc):
+    return failure.kind == "crash" and any(
+        c.get("op") == "stroke" and any(abs(v) >= 1e300 for v in all_numbers(c)) for c in all_commands(doc))
+
+
+def _known_aliased(failure, doc):
+    return failure.kind == "over-bar" and any(
+        c.get("op") == "fill" and c.get("antialiased") is False for c in all_commands(doc))
+
+
+def _known_far_dash(failure, doc):
+    return failure.kind == "verdict" and "dash" in failure.detail and any(
+        c.get("op") == "stroke" and c.get("dash") and any(abs(v) >= 1e6 for v in all_numbers(c.get("path")))
+        for c in all_commands(doc))
+
+
+KNOWN = [
+    ("stroke-near-1e308", "precondition crash stroking a path with a coordinate near ±1e308 (\"0 -1e308 m 5 5 l h\")", _known_edgecut),
+    ("aliased-pixel-centres", "antialiased:false fills disagree when an edge passes exactly through pixel centres", _known_aliased),
+    ("far-dash-refused", "a dashed stroke starting far off the canvas (x = -2e6) is refused", _known_far_dash),
+]
+
+
+def known_defect(failure, doc):
+    for name, _, match in KNOWN:
+        if match(failure, doc):
+            return name
+    return None
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Driver
+# ---------------------------------------------------------------------------------------------------------
+
+class Fuzzer:
+    def __init__(self, args, runner, forms, features):
+        self.args, self.runner, self.forms, self.features = args, runner, forms, features
+        self.print_lock = threading.Lock()
+        self.failures = []   # Failure, one per saved scene
+        self.known = []
+        self.verdicts = {}   # what both backends did, on the first form, scene by scene
+        self.times = []      # (seconds checking all forms, index), reduction not included
+
+    def say(self, line):
+        with self.print_lock:
+            print(line, flush=True)
+
+    def scene(self, index):
+        """Checks scene `index` on every form; reduces and saves each failure kind once."""
+        doc = scene_for(self.args.seed, index, self.features)
+        ref_cache = {}
+        found = {}
+        start = time.monotonic()
+        for form in self.forms:
+            f = self.runner.check(doc, form, ref_cache)
+            if f is None:
+                continue
+            if f.kind in found:
+                found[f.kind][1].append(form)
+                continue
+            found[f.kind] = (f, [])
+            if f.form == "reference":
+                break  # the reference fails alone: every form would say the same
+        self.times.append((time.monotonic() - start, index))
+        v = ref_cache.get("verdict", "failed")
+        self.verdicts[v] = self.verdicts.get(v, 0) + 1
+        for kind, (f, others) in found.items():
+            self.report(index, doc, f, others)
+        return len(found)
+
+    def predicate_for(self, f):
+        form = f.form if f.form != "reference" else self.forms[0]
+
+        def still_fails(d):
+            if f.signature[:2] in (("crash", "reference"), ("crash", "gles")):
+                g = self.runner.check_alone(d, form, only=f.signature[1])
+            elif f.kind == "verdict" and f.signature != ("verdict", "compare"):
+                g = self.runner.check_alone(d, form)
+            else:
+                g = self.runner.check(d, form)
+            return g is not None and g.kind == f.kind and g.signature == f.signature and g.form == f.form
+        return still_fails
+
+    def report(self, index, doc, f, others):
+        reduced, tests = doc, 0
+        if not self.args.no_reduce:
+            r = Reducer(self.predicate_for(f), self.args.reduce_tests, self.args.reduce_seconds)
+            reduced = r.reduce(doc)
+            tests = r.tests
+            # Said again for the reduced scene, with the full attribution: a scene reduced for a crash of
+            # the GLES side may crash the reference too once what the reference refused is gone.
+            again = self.runner.check(reduced, f.form if f.form != "reference" else self.forms[0])
+            if again is not None and again.kind == f.kind:
+                f = again
+        known = known_defect(f, reduced) if self.args.known_ok else None
+        also = (" (also %s)" % ", ".join(others)) if others and f.form != "reference" else ""
+        if known:
+            self.known.append(f)
+            self.say("known  %-8s %s%s seed %s #%d: %s [%s]" % (f.kind, f.form, also, self.args.seed, index, f.detail, known))
+            return
+        base = os.path.join(self.args.out, "%s-%s-%d" % (f.kind, self.args.seed, index))
+        with open(base + ".json", "w", encoding="utf-8") as out:
+            out.write(dumps(reduced) + "\n")
+        repro = f.repro.replace("SCENE.json", base + ".json")
+        with open(base + ".txt", "w", encoding="utf-8") as out:
+            out.write("%s %s%s: %s | reproduce: %s\n" % (f.kind, f.form, also, f.detail.replace("\n", " "), repro))
+        self.failures.append(f)
+        self.say("FAIL   %-8s %s%s seed %s #%d: %s -> %s.json (%d reduction tests)"
+                 % (f.kind, f.form, also, self.args.seed, index, f.detail, base, tests))
+
+    def run(self):
+        a = self.args
+        start = time.monotonic()
+        deadline = start + a.minutes * 60 if a.minutes else None
+        done = 0
+        next_index = a.start
+        end_index = a.start + a.count if not deadline else None
+        with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
+            pending = set()
+            while True:
+                while len(pending) < a.jobs * 2 and (end_index is None or next_index < end_index) \
+                        and (deadline is None or time.monotonic() < deadline):
+                    pending.add(pool.submit(self.scene, next_index))
+                    next_index += 1
+                if not pending:
+                    break
+                finished, pending = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
+                for fut in finished:
+                    fut.result()
+                    done += 1
+        elapsed = time.monotonic() - start
+        kinds = {k: sum(1 for f in self.failures if f.kind == k) for k in ("crash", "verdict", "over-bar")}
+        if self.times:
+            slow, slow_index = max(self.times)
+            self.say("fuzz: checking took %.0f ms a scene on average (all forms, reductions not included), "
+                     "slowest #%d %.0f ms; %s" % (1000 * sum(t for t, _ in self.times) / len(self.times), slow_index,
+                                                  1000 * slow, ", ".join("%s %d" % kv for kv in sorted(self.verdicts.items()))))
+        if self.known:
+            self.say("fuzz: %d known defects matched (--known-ok), not counted" % len(self.known))
+        self.say("fuzz: %d scenes × %d forms, %d failures (crash %d, verdict %d, over-bar %d), seed %s, %.0f s"
+                 % (done, len(self.forms), len(self.failures), kinds["crash"], kinds["verdict"], kinds["over-bar"],
+                    a.seed, elapsed))
+        return 1 if self.failures else 0
+
+
+def preflight(runner, forms):
+    """Stops early, with the tool's words, when canvas-gl or a GLES form cannot render at all."""
+    doc = {"format": FORMAT, "size": [4, 4], "commands": [{"op": "fill", "path": {"rect": [0, 0, 2, 2]}, "shading": {"color": "red"}}]}
+    path = runner.write(doc)
+    try:
+        for backend, form in [("reference", forms[0])] + [("gles", f) for f in forms]:
+            o = runner.render(path, backend, form)
+            if o.status != "ok":
+                what = backend if backend == "reference" else "gles " + form
+                sys.exit("fuzz: canvas-gl cannot render a plain scene with %s: %s"
+                         % (what, o.message or o.crash_text()))
+    finally:
+        os.unlink(path)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Self-test (no canvas-gl): the reducer on synthetic predicates, the generator's determinism and output.
+# ---------------------------------------------------------------------------------------------------------
+
+def self_test():
+    failures = []
+
+    def check(cond, what):
+        if not cond:
+            failures.append(what)
+            print("self-test FAILED: " + what)
+
+    def strokes(d):
+        return [c for c in all_commands(d) if c.get("op") == "stroke"]
+
+    # 1. "A stroke with lineWidth > 50": one stroke, an empty path, the shading simplified, no other key but
+    #    a round lineWidth > 50, the canvas 1×1 with no scale.
+    def valid(d):  # what the loader would refuse, which real failures cannot survive
+        return all(isinstance(v, (int, float)) and v > 0 for v in d.get("size", [0]))
+
+    def wide(d):
+        return valid(d) and any(isinstance(c.get("lineWidth"), (int, float)) and c["lineWidth"] > 50 for c in strokes(d))
+    doc = None
+    for i in range(200):
+        d = scene_for(7, i, DEFAULT_FEATURES)
+        if wide(d) and len(json.dumps(d)) > 1500 and any(c.get("op") == "copy" for c in d["commands"]):
+            doc = d
+            break
+    check(doc is not None, "the generator makes a large scene with a wide stroke among its first 200")
+    if doc is not None:
+        r = Reducer(wide, max_tests=5000, max_seconds=60)
+        red = r.reduce(doc)
+        c = red["commands"]
+        check(wide(red), "the reduced scene still fails")
+        check(set(red) == {"format", "size", "commands"}, "document keys reduced: %s" % sorted(red))
+        check(red["size"] == [1, 1], "canvas reduced to 1×1: %s" % red["size"])
+        check(len(c) == 1 and c[0].get("op") == "stroke", "one stroke left: %s" % c)
+        if len(c) == 1:
+            s = c[0]
+            check(set(s) == {"op", "path", "shading", "lineWidth"}, "stroke keys reduced: %s" % sorted(s))
+            check(s.get("path") == "", "path reduced to the empty path: %r" % s.get("path"))
+            check(s.get("shading") == {"color": "black"}, "shading reduced: %r" % s.get("shading"))
+            lw = s.get("lineWidth")
+            check(isinstance(lw, int) and lw > 50 and sig_digits(lw) == 1, "lineWidth rounded: %r" % lw)
+            # 1-minimal: no single simpler number keeps the failure.
+            check(all(not wide(dict(red, commands=[dict(s, lineWidth=v)])) for v in simpler_numbers(lw)),
+                  "lineWidth %r is minimal" % lw)
+        again = Reducer(wide).reduce(red)
+        check(again == red, "reducing the result again changes nothing")
+        print("self-test: wide stroke: %d tests, %d → %d bytes: %s" % (r.tests, len(dumps(doc)), len(dumps(red)), dumps(red)))
+
+    # 2. "A cubic in a string path, nested in a copy scope, with a control point x > 1000": the scope is
+    #    unwrapped, the path is one cubic whose numbers are all 0 but that x, which is a round number > 1000.
+    def cubic(d):
+        if not valid(d):
+            return False
+        for c in all_commands(d):
+            p = c.get("path")
+            if isinstance(p, str):
+                for op, nums in parse_path_string(p) or []:
+                    if op == "c" and nums[0] > 1000:
+                        return True
+        return False
+    doc = {"format": FORMAT, "size": [300, 200], "scale": 2, "opaque": False, "commands": [
+        {"op": "fill", "path": {"rect": [1, 2, 3, 4]}, "shading": {"color": "red"}},
+        {"op": "copy", "commands": [
+            {"op": "translate", "x": 3, "y": 4},
+            {"op": "stroke", "path": "10.5 20 m 30 40 l 1234.567 5 6.25 7 8 9 c 1 2 l h", "shading": "foreground",
+             "lineWidth": 3, "dash": [1, 2]}]},
+        {"op": "opacity", "value": 0.5}]}
+    r = Reducer(cubic, max_tests=5000, max_seconds=60)
+    red = r.reduce(doc)
+    expect = {"format": FORMAT, "size": [1, 1], "commands": [{"op": "stroke", "path": "2000 0 0 0 0 0 c",
+                                                               "shading": {"color": "black"}}]}
+    check(red == expect, "cubic reduced to %s, expected %s" % (dumps(red), dumps(expect)))
+    print("self-test: cubic in a scope: %d tests: %s" % (r.tests, dumps(red)))
+
+    # 3. The generator: the same (seed, index) gives the same scene; scenes are valid JSON with finite
+    #    numbers; --features all reaches every feature.
+    check(scene_for(3, 11, DEFAULT_FEATURES) == scene_for(3, 11, DEFAULT_FEATURES), "scenes are deterministic")
+    ops, kinds = set(), set()
+    for i in range(300):
+        d = scene_for(5, i, ALL_FEATURES)
+        json.loads(dumps(d))  # allow_nan=False raises on NaN or infinity
+        for c in all_commands(d):
+            ops.add(c["op"])
+            sh = c.get("shading")
+            if isinstance(sh, dict):
+                kinds.update(k for k in sh if k in ("color", "linearGradient", "radialGradient", "conicGradient", "tiledImage"))
+        kinds.update(k for k in ("colorMode", "opaque", "resources") if k in d)
+    want_ops = {"fill", "stroke", "opacity", "translate", "scale", "rotate", "concatenate", "transform", "blendMode",
+                "copy", "clip", "layer", "clipToLayer", "filter", "image", "text", "symbol"}
+    check(want_ops <= ops, "--features all makes every op: missing %s" % sorted(want_ops - ops))
+    want = {"color", "linearGradient", "radialGradient", "conicGradient", "tiledImage", "colorMode", "opaque", "resources"}
+    check(want <= kinds, "--features all makes every shading and document key: missing %s" % sorted(want - kinds))
+    default_ops = set()
+    for i in range(300):
+        d = scene_for(5, i, DEFAULT_FEATURES)
+        default_ops.update(c["op"] for c in all_commands(d))
+        check("resources" not in d and "colorMode" not in d, "default scenes use only what renders today")
+        check(all(c.get("value", "normal") == "normal" for c in all_commands(d) if c["op"] == "blendMode"),
+              "default scenes use blend mode normal only")
+    check(default_ops == {"fill", "stroke", "opacity", "translate", "scale", "rotate", "concatenate", "transform",
+                          "blendMode", "copy"}, "default ops: %s" % sorted(default_ops))
+    check(verdict_words("not supported yet: blend mode .multiply (draw #0)")
+          == verdict_words("not supported yet: draw #0: blend mode .multiply on the GLES backend (only .normal is drawn yet)"),
+          "backend words are dropped from error messages")
+    print("self-test: %s" % ("passed" if not failures else "%d FAILED" % len(failures)))
+    return 1 if failures else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog="See the module docstring (head scripts/fuzz.py) and docs/ARCHITECTURE.md.")
+    ap.add_argument("--seed", type=int, default=1, help="seed of the run (default 1)")
+    g = ap.add_mutually_exclusive_group()
+    g.add_argument("--count", type=int, help="number of scenes (default 100)")
+    g.add_argument("--minutes", type=float, help="run for this long instead of a fixed count")
+    ap.add_argument("--start", type=int, default=0, help="index of the first scene (default 0)")
+    ap.add_argument("--canvas-gl", default=os.path.join(ROOT, ".build", "debug", "canvas-gl"),
+                    help="the canvas-gl executable (default .build/debug/canvas-gl)")
+    ap.add_argument("--out", default="fuzz-out", help="where failures are saved (default fuzz-out/)")
+    ap.add_argument("--forms", default="all", help="all, or a comma list of: " + ", ".join(FORMS))
+    ap.add_argument("--features", default="default",
+                    help="default, all, or a comma list of: default, " + ", ".join(ALL_FEATURES))
+    ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="scenes checked at once (default 2)")
+    ap.add_argument("--timeout", type=float, default=30, help="seconds before a canvas-gl process counts as hung (default 30)")
+    ap.add_argument("--known-ok", action="store_true",
+                    help="do not count failures that match a known defect (listed in KNOWN in this script)")
+    ap.add_argument("--no-reduce", action="store_true", help="save failing scenes as generated")
+    ap.add_argument("--reduce-tests", type=int, default=300, help="most canvas-gl runs per reduction (default 300)")
+    ap.add_argument("--reduce-seconds", type=float, default=120, help="most seconds per reduction (default 120)")
+    ap.add_argument("--print-scene", type=int, metavar="I", help="print scene I of --seed as JSON and exit")
+    ap.add_argument("--self-test", action="store_true", help="test the reducer and the generator, then exit")
+    a = ap.parse_args()
+
+    if a.self_test:
+        return self_test()
+
+    if a.features == "all":
+        features = ALL_FEATURES
+    else:
+        features = set()
+        for f in a.features.split(","):
+            f = f.strip()
+            if f == "default":
+                features.update(DEFAULT_FEATURES)
+            elif f in ALL_FEATURES:
+                features.add(f)
+            elif f:
+                ap.error("unknown feature %r (expected default, all, or some of: %s)" % (f, ", ".join(ALL_FEATURES)))
+        # A scene needs something to draw with.
+        features.update(["fill"])
+        features = sorted(features)
+
+    if a.print_scene is not None:
+        print(json.dumps(scene_for(a.seed, a.print_scene, features), allow_nan=False, ensure_ascii=False, indent=1))
+        return 0
+
+    forms = list(FORMS) if a.forms == "all" else [f.strip() for f in a.forms.split(",") if f.strip()]
+    for f in forms:
+        if f not in FORMS:
+            ap.error("unknown form %r (expected all or some of: %s)" % (f, ", ".join(FORMS)))
+    if a.count is None and a.minutes is None:
+        a.count = 100
+    if a.jobs < 1:
+        ap.error("--jobs must be at least 1")
+    if not os.access(a.canvas_gl, os.X_OK):
+        sys.exit("fuzz: no canvas-gl at %s (build it: swift build --product canvas-gl)" % a.canvas_gl)
+    os.makedirs(a.out, exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix="gpucanvas-fuzz-")
+    try:
+        runner = Runner(os.path.abspath(a.canvas_gl), a.timeout, tmp)
+        preflight(runner, forms)
+        return Fuzzer(a, runner, forms, features).run()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
