@@ -34,7 +34,7 @@ final class VerdictTests: XCTestCase {
             ctx.stroke(Path(CGRect(x: 1, y: 1, width: 2, height: 2)), with: .color(.red),
                        style: StrokeStyle(lineWidth: 1, dash: [.infinity]))
         }),
-        ("overflow under the transform", "invalid geometry: draw #0: the path overflows to infinity", { ctx, _ in
+        ("overflow under the transform", "invalid geometry: draw #0: device coordinates overflow to infinity", { ctx, _ in
             ctx.scaleBy(x: 1e300, y: 1e300)
             ctx.fill(Path(CGRect(x: 0, y: 0, width: 1e300, height: 1e300)), with: .color(.red))
         }),

@@ -77,7 +77,8 @@ extension Path {
     public mutating func addEllipse(in rect: CGRect, transform: CGAffineTransform = .identity) {
         guard !rect.isNull else { return }
         let r = rect.standardized
-        let cx = r.midX, cy = r.midY, rx = r.width / 2, ry = r.height / 2
+        // minX + width/2, not Foundation's (minX + maxX)/2, which overflows for a rect near ±1.8e308.
+        let rx = r.width / 2, ry = r.height / 2, cx = r.minX + rx, cy = r.minY + ry
         let kx = rx * Path.kappa, ky = ry * Path.kappa
         var e: [Element] = [.move(to: CGPoint(x: cx + rx, y: cy))]
         e.append(.curve(to: CGPoint(x: cx, y: cy + ry), control1: CGPoint(x: cx + rx, y: cy + ky),

@@ -267,7 +267,7 @@ final class Lowering {
         }
         guard polys.points.count > firstPoint else { return nil }
         guard minX.isFinite, minY.isFinite, maxX.isFinite, maxY.isFinite else {
-            throw RenderError.invalidGeometry("draw #\(job.drawNumber): \(job.what)the path overflows to infinity in device space")
+            throw RenderError.invalidGeometry("draw #\(job.drawNumber): \(job.what)device coordinates overflow to infinity under the transform")
         }
         let x0 = max(0, minX.rounded(.down)), y0 = max(0, minY.rounded(.down))
         let x1 = min(Double(target.width), maxX.rounded(.up)), y1 = min(Double(target.height), maxY.rounded(.up))
@@ -447,6 +447,18 @@ private struct Builder {
         }
     }
 
+    /// An element as words: `line to (nan, 4)`.
+    static func text(_ e: Path.Element) -> String {
+        func p(_ q: CGPoint) -> String { "(\(fmt(q.x)), \(fmt(q.y)))" }
+        switch e {
+        case .move(let a): return "move to \(p(a))"
+        case .line(let a): return "line to \(p(a))"
+        case .quadCurve(let a, let c): return "quad curve to \(p(a)) control \(p(c))"
+        case .curve(let a, let c1, let c2): return "curve to \(p(a)) controls \(p(c1)) \(p(c2))"
+        case .closeSubpath: return "close"
+        }
+    }
+
     static func checkPath(_ path: Path, drawNumber: Int, what: String) throws {
         for (k, e) in path.elements.enumerated() {
             let finite: Bool
@@ -458,7 +470,7 @@ private struct Builder {
             case .closeSubpath: finite = true
             }
             guard finite else {
-                throw RenderError.invalidGeometry("draw #\(drawNumber): \(what)path element \(k) (\(e)) is not finite")
+                throw RenderError.invalidGeometry("draw #\(drawNumber): \(what)path element \(k) (\(Self.text(e))) is not finite")
             }
         }
     }
