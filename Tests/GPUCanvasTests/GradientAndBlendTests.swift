@@ -175,4 +175,32 @@ final class GradientAndBlendTests: XCTestCase {
         assertPixel(img, 7, 5, PixelRGBA8(r: 0, g: 0, b: 0, a: 0), tolerance: 0)    // cleared: in the clip
         assertPixel(img, 15, 5, PixelRGBA8(r: 0, g: 122, b: 255, a: 255), tolerance: 0)  // outside the clip
     }
+
+    /// Found by the fuzzer: with the destination-copy route, a band's zero-coverage padding that overlaps the
+    /// neighbouring piece's band (pieces are 1024 px wide) wrote the pre-draw copy back over it: column 1023
+    /// came out transparent instead of black (maxDiff 255 on 14 pixels).
+    func testCopyRouteAcrossPieceBorders() throws {
+        let json = #"{"format": "gpucanvas-scene/1", "size": [600, 40], "scale": 2, "commands": [{"op": "blendMode", "value": "darken"}, {"op": "fill", "path": {"elements": [["l", 10000, 0], ["l", 0, 0], ["m", 650, 22], ["l", -83, 177], ["l", 280, 60]], "transform": [-0.402, 0.299, -0.29, -0.401, 576.2, 65]}, "shading": {"color": "black"}}]}"#
+        let scene = try Scene(jsonData: Data(json.utf8))
+        let reference = try CanvasRenderer(backend: .reference).render(scene.recording, scale: scene.scale)
+        XCTAssertEqual(reference.pixel(x: 1023, y: 55), PixelRGBA8(r: 0, g: 0, b: 0, a: 255))
+        for (name, r) in try renderers().dropFirst() {
+            let image = try r.render(scene.recording, scale: scene.scale)
+            let d = image.difference(from: reference)
+            XCTAssertTrue(d.meetsDefaultBar, "\(name): maxDiff \(d.maxDiff), over2 \(d.over2)")
+        }
+    }
+
+    /// Found by the fuzzer: an opaque canvas keeps no alpha even when a blend mode (here an empty layer
+    /// composited with `.sourceOut`) clears pixels; GLES read back alpha 0.
+    func testOpaqueCanvasHasNoAlphaAfterClearingBlendModes() throws {
+        for (name, r) in try renderers() {
+            let image = try r.render(size: CGSize(width: 2, height: 2), opaque: true) { ctx, _ in
+                var c = ctx
+                c.blendMode = .sourceOut
+                c.drawLayer { _ in }
+            }
+            XCTAssertEqual(image.pixel(x: 1, y: 1), PixelRGBA8(r: 0, g: 0, b: 0, a: 255), name)
+        }
+    }
 }

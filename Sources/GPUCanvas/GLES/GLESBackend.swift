@@ -281,8 +281,15 @@ final class GLESBackend: RenderBackend {
                          maxTextureSize: context.maxTextureSize, into: &commandBuffer, timings: &timings) {
             _ = try executor.execute($0, timings: &$1)
         }
-        guard let image = try executor.execute(commandBuffer, timings: &timings) else {
+        guard var image = try executor.execute(commandBuffer, timings: &timings) else {
             throw RenderError.gpu("internal: the command buffer did not read the frame back")
+        }
+        if recording.isOpaque {
+            // The output of an opaque canvas has no alpha (as on the reference): blend modes such as .clear or
+            // .sourceOut may have lowered it; source-over never does, so this changes nothing on the fast path.
+            image.pixels.withUnsafeMutableBufferPointer { p in
+                for i in Swift.stride(from: 3, to: p.count, by: 4) { p[i] = 255 }
+            }
         }
         lastTimings = timings
         hasFrame = true

@@ -87,6 +87,9 @@ void main() {
 #ifdef COMPOSITE_FETCH
     vec4 dst = o_color;
 #else
+    // The copy holds the target as it was before this draw call: a fragment that covers nothing (a band's
+    // zero padding, which may overlap a neighbouring piece's band) must not write that old value back.
+    if (c == 0.0) discard;
     vec4 dst = texelFetch(u_destination, ivec2(gl_FragCoord.xy), 0);
 #endif
     o_color = dst + c * (blendMode(v_clipUVBlend.z, src, dst) - dst);
