@@ -384,7 +384,7 @@ final class FormulaGPUAgreementTests: XCTestCase {
     }
 
     func testLibraryListsTheIncludes() {
-        XCTAssertEqual(ShaderLibrary.includeNames, ["blend.glsl", "composite_fragment.glsl", "composite_vertex.glsl", "gradient.glsl"])
+        XCTAssertEqual(ShaderLibrary.includeNames, ["blend.glsl", "composite_fragment.glsl", "composite_gradient_header.glsl", "composite_vertex.glsl", "gradient.glsl"])
         XCTAssertFalse(ShaderLibrary.programNames.contains("include"), "the include folder is not a program")
         XCTAssertNotNil(ShaderLibrary.includeSource(named: "blend.glsl"))
     }

@@ -295,8 +295,47 @@ struct TexelRect: Equatable, CustomStringConvertible {
     var description: String { "rect(\(x), \(y), \(width), \(height))" }
 }
 
+/// A specialisation of a program: constants compiled in as `#define`s, so that the driver folds away the
+/// branches an instance's kind would otherwise take per pixel (on llvmpipe every branch is paid for).
+struct ShaderVariant: Hashable, CustomStringConvertible {
+    /// `CompositeInstance.CoverageSource` raw value.
+    var coverage: Int16?
+    /// `CompositeInstance.PaintSource` raw value.
+    var paint: Int16?
+    /// The gradient's kind in its packed row (`gradient.glsl`): 0 linear, 1 concentric, 2 two-point, 3 conic…
+    var gradientKind: Int16?
+    /// `GraphicsContext.BlendMode` raw value, for the shader-blended programs.
+    var blendMode: Int16?
+    /// The gradient has at most four stops (one texel of locations, found without a loop).
+    var fewStops = false
+    /// The gradient's spread (0 pad, 1 repeat, 2 mirror) and whether it sRGB-encodes its result.
+    var gradientSpread: Int16?
+    var gradientEncodes = false
+    /// No instance of the draw call has a clip.
+    var unclipped = false
+
+    static let none = ShaderVariant()
+
+    var defines: [(String, Int)] {
+        var d: [(String, Int)] = []
+        if let coverage { d.append(("COVERAGE_KIND", Int(coverage))) }
+        if let paint { d.append(("PAINT_KIND", Int(paint))) }
+        if let gradientKind { d.append(("GRADIENT_KIND", Int(gradientKind))) }
+        if let blendMode { d.append(("BLEND_MODE", Int(blendMode))) }
+        if fewStops { d.append(("GRADIENT_FEW_STOPS", 1)) }
+        if let gradientSpread { d.append(("GRADIENT_SPREAD", Int(gradientSpread))) }
+        if gradientEncodes { d.append(("GRADIENT_ENCODE", 1)) }
+        if unclipped { d.append(("COMPOSITE_UNCLIPPED", 1)) }
+        return d
+    }
+
+    var description: String { defines.isEmpty ? "" : " [" + defines.map { "\($0.0)=\($0.1)" }.joined(separator: " ") + "]" }
+}
+
 enum GPUCommand {
     case bindPipeline(Pipeline)
+    /// A specialised program of a pipeline (`ShaderVariant`), built on first use.
+    case bindVariant(Pipeline, ShaderVariant)
     /// Sets the compositing programs' per-draw-call uniforms and binds their clip and source textures.
     case setComposite(CompositeState)
     /// Copies the target's texels in `rect` (target texels) into `destinationCopy` at the same place.
@@ -450,6 +489,8 @@ struct CommandBuffer: CustomStringConvertible {
                 switch c {
                 case .bindPipeline(let p):
                     text = "bind pipeline \(p) (program \(p.programName), blend \(p.blend))"
+                case .bindVariant(let p, let v):
+                    text = "bind pipeline \(p) (program \(p.programName)\(v), blend \(p.blend))"
                 case .bindTexture(let unit, let t):
                     text = "bind texture unit \(unit) \(t)"
                 case .setComposite(let state):

@@ -49,8 +49,10 @@ final class CompositingEncoder {
     private var coverage = CoverageSet(kind: .coverage, atlasFormat: .r8)
     private var loadedBatch = -1
     private var instances: [CompositeInstance] = []
-    /// Gradient paints' packed texels, one row each, listed by the dry run.
+    /// Gradient paints' packed texels, one row each, listed by the dry run, and each row's gradient kind.
     private var paintRows: [[SIMD4<Float>]] = []
+    /// Each row's header texel: kind, spread, flags, stop count.
+    private var gradientHeaders: [SIMD4<Float>] = []
     private var nextPaintRow = 0
     /// (pass, command) of every draw, whose buffer offsets are made absolute at the end.
     private var drawCommands: [(pass: Int, command: Int)] = []
@@ -68,9 +70,9 @@ final class CompositingEncoder {
     /// Where each clip's mask lives: page, and the page texel of its box's top-left corner.
     private var maskRegions: [Int: (page: Int, u: Int, v: Int)] = [:]
     private var maskPages: [(width: Int, height: Int)] = []
-    /// The draw call being gathered: pipeline, state and its first instance.
-    private var pending: (pipeline: Pipeline, state: CompositeState, first: Int)?
-    private var boundPipeline: Pipeline?
+    /// The draw call being gathered: pipeline, its specialisation, state and its first instance.
+    private var pending: (pipeline: Pipeline, variant: ShaderVariant, state: CompositeState, first: Int)?
+    private var boundPipeline: (Pipeline, ShaderVariant)?
     private var boundState: CompositeState?
 
     private struct Target {
@@ -100,6 +102,7 @@ final class CompositingEncoder {
         dry = true
         shapes.removeAll(keepingCapacity: true)
         paintRows.removeAll(keepingCapacity: true)
+        gradientHeaders.removeAll(keepingCapacity: true)
         run(target)
 
         // Coverage of all of them.
@@ -385,7 +388,11 @@ final class CompositingEncoder {
     private func draw(_ d: LoweredDraw) {
         let shape = takeShape(d.shape)
         if dry {
-            if case .gradient(let g) = d.paint { paintRows.append(g.packedTexels()) }
+            if case .gradient(let g) = d.paint {
+                let row = g.packedTexels()
+                paintRows.append(row)
+                gradientHeaders.append(row[0])
+            }
             return
         }
         let paint: CompositeInstance.PaintSource
@@ -490,6 +497,23 @@ final class CompositingEncoder {
         if p == .compositeCopy { flush() }
     }
 
+    /// The program specialisation an instance draws with: its coverage source, paint (and gradient kind) and,
+    /// for the shader-blended pipelines, its blend mode are compiled in, so that each program does only its
+    /// own instances' work per pixel.
+    private func variant(of i: CompositeInstance, _ p: Pipeline) -> ShaderVariant {
+        var v = ShaderVariant(coverage: i.coverage, paint: i.paint)
+        v.unclipped = i.clipW == 0
+        if i.paint == CompositeInstance.PaintSource.gradient.rawValue {
+            let h = gradientHeaders[Int(i.paintRow)]
+            v.gradientKind = Int16(h.x)
+            v.gradientSpread = Int16(h.y)
+            v.gradientEncodes = Int(h.z) & 1 != 0
+            v.fewStops = Int(h.w) <= 4
+        }
+        if p == .compositeFetch || p == .compositeCopy { v.blendMode = i.blendMode }
+        return v
+    }
+
     /// A rectangle of full coverage.
     private func full(_ r: PixelRect, paint: CompositeInstance.PaintSource, color: SIMD4<Float>) -> CompositeInstance {
         CompositeInstance(x: Int16(r.x), y: Int16(r.y), w: Int16(r.width), h: Int16(r.height), u: 0, v: 0, rule: 0,
@@ -523,8 +547,9 @@ final class CompositingEncoder {
     private func append(_ instance: CompositeInstance, pipeline: Pipeline, state: CompositeState) {
         guard !dry else { return }
         ensurePass()
-        if let p = pending, p.pipeline != pipeline || p.state != state { flush() }
-        if pending == nil { pending = (pipeline, state, instances.count) }
+        let variant = self.variant(of: instance, pipeline)
+        if let p = pending, p.pipeline != pipeline || p.variant != variant || p.state != state { flush() }
+        if pending == nil { pending = (pipeline, variant, state, instances.count) }
         instances.append(instance)
         cb.coveredPixels += Int(instance.w) * Int(instance.h)
     }
@@ -536,9 +561,9 @@ final class CompositingEncoder {
         let count = instances.count - p.first
         guard count > 0, !cb.passes.isEmpty else { return }
         let pass = cb.passes.count - 1
-        if boundPipeline != p.pipeline {
-            cb.passes[pass].commands.append(.bindPipeline(p.pipeline))
-            boundPipeline = p.pipeline
+        if boundPipeline.map({ $0.0 != p.pipeline || $0.1 != p.variant }) ?? true {
+            cb.passes[pass].commands.append(.bindVariant(p.pipeline, p.variant))
+            boundPipeline = (p.pipeline, p.variant)
             boundState = nil
         }
         if boundState != p.state {

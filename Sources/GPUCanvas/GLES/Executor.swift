@@ -35,6 +35,13 @@ final class Executor {
     private let cache: GLStateCache
     private let resources: GLResources
     private let programs: [Pipeline: GLProgram]
+    /// Specialised programs (`ShaderVariant`), built on first use and kept for the renderer's life.
+    private(set) var variants: [VariantKey: GLProgram] = [:]
+
+    struct VariantKey: Hashable {
+        var pipeline: Pipeline
+        var variant: ShaderVariant
+    }
     /// Last u_targetSize and u_targetOrigin set per program.
     private var targetSizes: [GLuint: (Int, Int, Int, Int)] = [:]
 
@@ -64,6 +71,9 @@ final class Executor {
         try context.check("allocating frame resources")
 
         var currentPipeline: Pipeline?
+        var currentProgram: GLProgram?
+        /// The size of the texture on unit 0 (the atlas), for programs' u_atlasSize.
+        var unit0Size: (Int, Int)?
         for (index, pass) in cb.passes.enumerated() {
             guard textures[pass.target] != nil else {
                 throw RenderError.gpu("internal: pass \(index) targets undeclared texture \(pass.target)")
@@ -84,9 +94,34 @@ final class Executor {
             currentPipeline = nil
             for command in pass.commands {
                 switch command {
-                case .bindPipeline(let p):
-                    guard let program = programs[p] else { throw RenderError.gpu("internal: program \(p.programName) not built") }
+                case .bindPipeline, .bindVariant:
+                    let p: Pipeline
+                    let program: GLProgram
+                    switch command {
+                    case .bindVariant(let pipeline, let v) where v != .none:
+                        p = pipeline
+                        let key = VariantKey(pipeline: pipeline, variant: v)
+                        if let built = variants[key] {
+                            program = built
+                        } else {
+                            program = try GLProgram.build(named: pipeline.programName, defines: v.defines)
+                            resources.programCreated()
+                            variants[key] = program
+                        }
+                    case .bindPipeline(let pipeline), .bindVariant(let pipeline, _):
+                        p = pipeline
+                        guard let built = programs[pipeline] else {
+                            throw RenderError.gpu("internal: program \(pipeline.programName) not built")
+                        }
+                        program = built
+                    default:
+                        throw RenderError.gpu("internal: unreachable")
+                    }
+                    currentProgram = program
                     cache.useProgram(program.id)
+                    if program.atlasSize >= 0, let size = unit0Size {
+                        glUniform2f(program.atlasSize, Float(size.0), Float(size.1))
+                    }
                     cache.setBlend(p.blend)
                     cache.bindVertexArray(resources.vertexArray(p))
                     let key = (size.0, size.1, pass.originX, pass.originY)
@@ -98,7 +133,7 @@ final class Executor {
                     }
                     currentPipeline = p
                 case .setComposite(let state):
-                    guard let p = currentPipeline, let program = programs[p] else {
+                    guard let program = currentProgram else {
                         throw RenderError.gpu("internal: composite state without a pipeline bound")
                     }
                     func rect(_ name: String, _ r: PixelRect?) {
@@ -125,8 +160,9 @@ final class Executor {
                 case .bindTexture(let unit, let ref):
                     guard let t = textures[ref] else { throw RenderError.gpu("internal: texture \(ref) undeclared") }
                     cache.bindTexture(unit: unit, t.id)
+                    if unit == 0 { unit0Size = (t.desc.width, t.desc.height) }
                     // Normalised atlas coordinates need the allocated size (the pool may hold a larger one).
-                    if let p = currentPipeline, let program = programs[p], program.atlasSize >= 0 {
+                    if unit == 0, let program = currentProgram, program.atlasSize >= 0 {
                         glUniform2f(program.atlasSize, Float(t.desc.width), Float(t.desc.height))
                     }
                 case .uploadInstances(let range, let offset, _, _):

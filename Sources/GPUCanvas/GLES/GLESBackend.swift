@@ -265,6 +265,7 @@ final class GLESBackend: RenderBackend {
         if (try? context.makeCurrent()) != nil {
             resources.deleteAll()
             for id in Set(programs.values.map(\.id)) { glDeleteProgram(id); resources.programDeleted() }
+            for p in executor.variants.values { glDeleteProgram(p.id); resources.programDeleted() }
         }
     }
 

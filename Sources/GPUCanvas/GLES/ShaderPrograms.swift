@@ -149,16 +149,27 @@ struct GLProgram {
     func uniform(_ name: String) -> GLint { uniforms[name] ?? -1 }
 
     /// Compiles and links `name` from the shader library on the current context.
-    static func build(named name: String) throws -> GLProgram {
+    static func build(named name: String, defines: [(String, Int)] = []) throws -> GLProgram {
         guard let text = ShaderLibrary.source(named: name) else {
             throw RenderError.gpu("shader program \(name).glsl is missing from the Shaders bundle")
         }
-        return try build(text: text, name: name)
+        return try build(text: text, name: name, defines: defines)
     }
 
-    /// Compiles and links the program file text `text` (named `name` in messages).
-    static func build(text: String, name: String) throws -> GLProgram {
-        let src = try ShaderSource.parse(text, name: name)
+    /// Compiles and links the program file text `text` (named `name` in messages). `defines` become
+    /// `#define NAME value` lines right after `#version` in both stages (a program's specialisations).
+    static func build(text: String, name: String, defines: [(String, Int)] = []) throws -> GLProgram {
+        var src = try ShaderSource.parse(text, name: name)
+        if !defines.isEmpty {
+            let lines = defines.map { "#define \($0.0) \($0.1)" }.joined(separator: "\n")
+            func inject(_ stage: String) -> String {
+                guard let end = stage.firstIndex(of: "\n") else { return stage + "\n" + lines }
+                // `#line 2` keeps the driver's line numbers those of the file.
+                return String(stage[..<end]) + "\n" + lines + "\n#line 2" + String(stage[end...])
+            }
+            src.vertex = inject(src.vertex)
+            src.fragment = inject(src.fragment)
+        }
         let vs = try compile(GLenum(GL_VERTEX_SHADER), src.vertex, "\(name).glsl (vertex)")
         defer { glDeleteShader(vs) }
         let fs = try compile(GLenum(GL_FRAGMENT_SHADER), src.fragment, "\(name).glsl (fragment)")

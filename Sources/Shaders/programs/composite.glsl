@@ -13,6 +13,7 @@ precision highp float;
 precision highp int;
 #define COMPOSITE_FIXED
 #define COMPOSITE_GRADIENTS
+#include "composite_gradient_header.glsl"
 #include "gradient.glsl"
 #include "blend.glsl"
 #include "composite_fragment.glsl"

@@ -31,10 +31,16 @@ bool insideRect(ivec2 p, ivec2 size) {
     return p.x >= 0 && p.y >= 0 && p.x < size.x && p.y < size.y;
 }
 
+// A program specialised for one kind (`ShaderVariant`) has COVERAGE_KIND, PAINT_KIND, GRADIENT_KIND and
+// BLEND_MODE defined as constants, and the driver folds the other branches away.
 float compositeCoverage() {
+#ifdef COVERAGE_KIND
+    const int source = COVERAGE_KIND;
+#else
     int source = v_mode.x;
+#endif
     if (source == COVERAGE_FULL) return 1.0;
-    float a = texelFetch(u_atlas, ivec2(floor(v_atlas)), 0).r;
+    float a = texture(u_atlas, v_atlas).r;
     if (source == COVERAGE_ACCUMULATED) {
         // The fill rule on signed area: non-zero min(|a|, 1), even-odd |a − 2·round(a/2)|.
         a = v_mode.y == 0 ? min(abs(a), 1.0) : abs(a - 2.0 * floor(a * 0.5 + 0.5));
@@ -48,7 +54,11 @@ vec4 compositeSource(ivec2 device) {
 }
 
 vec4 compositePaint(ivec2 device) {
+#ifdef PAINT_KIND
+    const int paint = PAINT_KIND;
+#else
     int paint = v_mode.z;
+#endif
     if (paint == PAINT_SOLID) return v_color;
 #ifdef COMPOSITE_GRADIENTS
     if (paint == PAINT_GRADIENT) return gradientColor(u_paintData, v_mode.w, vec2(device) + 0.5) * v_color;
@@ -61,6 +71,9 @@ vec4 compositePaint(ivec2 device) {
 
 // The clip's coverage: its mask region in the bound mask page, 0 outside the clip's box.
 float compositeClip(ivec2 device) {
+#ifdef COMPOSITE_UNCLIPPED
+    return 1.0;
+#endif
     if (v_clip.z == 0) return 1.0;
     ivec2 m = device - v_clip.xy;
     return insideRect(m, v_clip.zw) ? texelFetch(u_clipMask, v_clipUVBlend.xy + m, 0).r : 0.0;
@@ -92,7 +105,11 @@ void main() {
     if (c == 0.0) discard;
     vec4 dst = texelFetch(u_destination, ivec2(gl_FragCoord.xy), 0);
 #endif
+#ifdef BLEND_MODE
+    o_color = dst + c * (blendMode(BLEND_MODE, src, dst) - dst);
+#else
     o_color = dst + c * (blendMode(v_clipUVBlend.z, src, dst) - dst);
+#endif
 #else
     o_color = src * c;
 #endif

@@ -4,6 +4,7 @@
 // the target's texel (0, 0) shows device pixel `u_targetOrigin` (a layer's or a mask's box).
 uniform vec2 u_targetSize;
 uniform ivec2 u_targetOrigin;
+uniform vec2 u_atlasSize;
 layout(location = 0) in ivec4 a_rect;    // x, y, w, h in device pixels
 layout(location = 1) in ivec4 a_atlas;   // u, v of the top-left texel; fill rule; coverage source
 layout(location = 2) in ivec4 a_insets;  // left side at top, at bottom; right side at top, at bottom
@@ -11,11 +12,16 @@ layout(location = 3) in ivec4 a_paint;   // paint source; paint-data row; blend 
 layout(location = 4) in ivec4 a_clip;    // the clip's device box (w = 0: unclipped)
 layout(location = 5) in ivec4 a_clipUV;  // mask-page texel of the clip box's top-left corner; reserved
 layout(location = 6) in vec4 a_color;    // premultiplied colour (× opacity) multiplying the paint
-out vec2 v_atlas;                        // atlas texel coordinate of this fragment
+out vec2 v_atlas;                        // normalised atlas coordinate of this fragment
 flat out ivec4 v_mode;                   // coverage source, rule, paint source, paint row
 flat out ivec4 v_clip;
 flat out ivec3 v_clipUVBlend;            // mask-page texel of the clip box; blend mode
 flat out vec4 v_color;
+#if defined(PAINT_KIND) && PAINT_KIND == 1
+// A gradient program reads its paint's header texels here, once per vertex, not per pixel.
+uniform highp sampler2D u_paintData;
+flat out vec4 v_gradientHeader[6];
+#endif
 
 void main() {
     // 0 (0,0), 1 (1,0), 2 (0,1), 3 (1,1).
@@ -25,10 +31,15 @@ void main() {
     vec2 offset = corner * vec2(a_rect.zw) + vec2(inset / 16.0, 0.0);
     vec2 p = vec2(a_rect.xy) + offset;
     gl_Position = vec4((p - vec2(u_targetOrigin)) / u_targetSize * 2.0 - 1.0, 0.0, 1.0);
-    // Atlas texels are the band's pixels shifted: the same offset from the top-left in both.
-    v_atlas = vec2(a_atlas.xy) + offset;
+    // Atlas texels are the band's pixels shifted: the same offset from the top-left in both. Sampled with
+    // texture() at a normalised coordinate (NEAREST): on llvmpipe ~20 % cheaper than texelFetch at
+    // gl_FragCoord, and at a pixel centre the coordinate is a texel centre, far from any texel edge.
+    v_atlas = (vec2(a_atlas.xy) + offset) / u_atlasSize;
     v_mode = ivec4(a_atlas.w, a_atlas.z, a_paint.x, a_paint.y);
     v_clip = a_clip;
     v_clipUVBlend = ivec3(a_clipUV.xy, a_paint.z);
     v_color = a_color;
+#if defined(PAINT_KIND) && PAINT_KIND == 1
+    for (int i = 0; i < 6; ++i) v_gradientHeader[i] = texelFetch(u_paintData, ivec2(i, a_paint.y), 0);
+#endif
 }

@@ -20,14 +20,24 @@ vec4 gradientTexel(highp sampler2D paintData, int row, int i) {
     return texelFetch(paintData, ivec2(i, row), 0);
 }
 
+// Header texel i (0…5). A program may define GRADIENT_HEADER as an array its vertex stage filled once per
+// instance (flat), which saves the per-pixel fetches.
+vec4 gradientHeader(highp sampler2D paintData, int row, int i) {
+#ifdef GRADIENT_HEADER
+    return GRADIENT_HEADER[i];
+#else
+    return gradientTexel(paintData, row, i);
+#endif
+}
+
 // x reduced modulo 2 into [0, 2): exact for any float x (each step is exact).
 float gradientMod2(float x) { return x - 2.0 * floor(x * 0.5); }
 
 // w = M·(p − o) with M = M_hi + M_lo; M_hi has 8 significant bits, so its products with the half-integer
 // d are exact.
 vec2 gradientMapped(highp sampler2D paintData, int row, vec2 d) {
-    vec4 hi = gradientTexel(paintData, row, 2);
-    vec4 lo = gradientTexel(paintData, row, 3);
+    vec4 hi = gradientHeader(paintData, row, 2);
+    vec4 lo = gradientHeader(paintData, row, 3);
     return (hi.xy * d.x + hi.zw * d.y) + (lo.xy * d.x + lo.zw * d.y);
 }
 
@@ -60,6 +70,21 @@ float gradientLocation(highp sampler2D paintData, int row, int firstLocationTexe
 // the last colour, equal locations a hard edge where the later stop wins.
 vec4 gradientStopColor(highp sampler2D paintData, int row, int n, float t) {
     int firstLocation = GRADIENT_HEADER_TEXELS + n;
+#ifdef GRADIENT_FEW_STOPS
+    // At most four stops (a program specialised for them): their locations are one texel, and the last stop
+    // at or before t is found without a loop: the count of locations ≤ t among the first n, minus one.
+    vec4 locations = gradientTexel(paintData, row, firstLocation);
+    vec4 present = vec4(greaterThan(ivec4(n), ivec4(0, 1, 2, 3)));
+    int lo = int(dot(step(locations, vec4(t)), present)) - 1;
+    if (lo < 0) return gradientTexel(paintData, row, GRADIENT_HEADER_TEXELS);
+    vec4 a = gradientTexel(paintData, row, GRADIENT_HEADER_TEXELS + lo);
+    if (lo == n - 1) return a;
+    vec4 b = gradientTexel(paintData, row, GRADIENT_HEADER_TEXELS + lo + 1);
+    float la = locations[lo];
+    float lb = locations[lo + 1];
+    float f = (t - la) / (lb - la);
+    return a + (b - a) * f;
+#else
     int lo = -1, hi = n;
     for (int k = 0; k < 9; ++k) {
         if (hi - lo <= 1) break;
@@ -74,6 +99,7 @@ vec4 gradientStopColor(highp sampler2D paintData, int row, int n, float t) {
     float lb = gradientLocation(paintData, row, firstLocation, lo + 1);
     float f = (t - la) / (lb - la);
     return a + (b - a) * f;
+#endif
 }
 
 // The sRGB transfer function's encoding direction, extended symmetrically to negative values.
@@ -86,10 +112,18 @@ float gradientEncode(float v) {
 // The premultiplied working-space colour of the gradient in row `row` at a device pixel centre (transparent
 // where the gradient is undefined).
 vec4 gradientColor(highp sampler2D paintData, int row, vec2 devicePixelCentre) {
-    vec4 h0 = gradientTexel(paintData, row, 0);
-    vec4 h1 = gradientTexel(paintData, row, 1);
+    vec4 h0 = gradientHeader(paintData, row, 0);
+    vec4 h1 = gradientHeader(paintData, row, 1);
+#ifdef GRADIENT_KIND
+    const int kind = GRADIENT_KIND;  // a program specialised for one kind (ShaderVariant)
+#else
     int kind = int(h0.x);
+#endif
+#ifdef GRADIENT_SPREAD
+    const int spread = GRADIENT_SPREAD;
+#else
     int spread = int(h0.y);
+#endif
     int flags = int(h0.z);
     int n = int(h0.w);
     if (kind == 5) return vec4(0.0);
@@ -97,7 +131,7 @@ vec4 gradientColor(highp sampler2D paintData, int row, vec2 devicePixelCentre) {
     bool spreadDone = false;
     vec2 d = devicePixelCentre - h1.xy;                  // exact: both are half-integers below 2^15
     if (kind == 0) {
-        vec4 g = gradientTexel(paintData, row, 2);
+        vec4 g = gradientHeader(paintData, row, 2);
         vec2 hi = vec2(g.x * d.x, g.y * d.y);            // exact products
         vec2 lo = g.zw * d;
         if (spread != 0) hi = vec2(gradientMod2(hi.x), gradientMod2(hi.y));
@@ -106,7 +140,7 @@ vec4 gradientColor(highp sampler2D paintData, int row, vec2 devicePixelCentre) {
         vec2 w = gradientMapped(paintData, row, d);
         vec2 vo = h1.zw;
         vec2 v = vo + w;
-        vec4 g4 = gradientTexel(paintData, row, 4);
+        vec4 g4 = gradientHeader(paintData, row, 4);
         if (kind == 1) {
             float r0 = g4.x, dr = g4.y, k = g4.z;
             float len = length(v);
@@ -115,7 +149,7 @@ vec4 gradientColor(highp sampler2D paintData, int row, vec2 devicePixelCentre) {
             float diff = den > 0.0 ? c / den : len - r0;  // |v| − r0 without cancelling |v| against r0
             t = diff / dr;
         } else {
-            vec4 g5 = gradientTexel(paintData, row, 5);
+            vec4 g5 = gradientHeader(paintData, row, 5);
             float b = g5.y + dot(w, g4.xy);
             float c = g5.z + 2.0 * dot(vo, w) + dot(w, w);
             bool valid;
@@ -125,7 +159,7 @@ vec4 gradientColor(highp sampler2D paintData, int row, vec2 devicePixelCentre) {
     } else if (kind == 3) {
         vec2 v = h1.zw + gradientMapped(paintData, row, d);
         float theta = (v.x == 0.0 && v.y == 0.0) ? 0.0 : atan(v.y, v.x);
-        t = theta * 0.15915494309189535 - gradientTexel(paintData, row, 4).x;
+        t = theta * 0.15915494309189535 - gradientHeader(paintData, row, 4).x;
         t = t - floor(t);
         if (t >= 1.0) t = 0.0;
         spreadDone = true;
@@ -142,6 +176,13 @@ vec4 gradientColor(highp sampler2D paintData, int row, vec2 devicePixelCentre) {
         straight = gradientStopColor(paintData, row, n, t);
     }
     vec3 rgb = straight.rgb;
+#ifdef GRADIENT_KIND
+    // A specialised program knows whether it encodes (GRADIENT_ENCODE) and its spread (GRADIENT_SPREAD).
+#ifdef GRADIENT_ENCODE
+    rgb = vec3(gradientEncode(rgb.r), gradientEncode(rgb.g), gradientEncode(rgb.b));
+#endif
+#else
     if ((flags & 1) != 0) rgb = vec3(gradientEncode(rgb.r), gradientEncode(rgb.g), gradientEncode(rgb.b));
+#endif
     return vec4(rgb * straight.a, straight.a);
 }
