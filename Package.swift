@@ -19,6 +19,14 @@ let package = Package(
             pkgConfig: "egl",
             providers: [.apt(["libegl-dev", "libgles-dev", "libpng-dev", "libegl-mesa0", "libgl1-mesa-dri"])]
         ),
+        // libjpeg (libjpeg-turbo, libjpeg 6.2 API), with a C shim whose error manager longjmps instead of
+        // calling exit(): see Sources/CJPEG/shim.h.
+        .systemLibrary(
+            name: "CJPEG",
+            path: "Sources/CJPEG",
+            pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg62-turbo-dev"])]
+        ),
         // GLSL ES programs, one file per program, shipped as resources.
         .target(
             name: "Shaders",
@@ -27,7 +35,7 @@ let package = Package(
         ),
         .target(
             name: "GPUCanvas",
-            dependencies: ["CGLES", "Shaders"],
+            dependencies: ["CGLES", "CJPEG", "Shaders"],
             path: "Sources/GPUCanvas"
         ),
         .executableTarget(
@@ -38,7 +46,7 @@ let package = Package(
             ],
             path: "Sources/canvas-gl"
         ),
-        .testTarget(name: "GPUCanvasTests", dependencies: ["GPUCanvas"], path: "Tests/GPUCanvasTests"),
+        .testTarget(name: "GPUCanvasTests", dependencies: ["GPUCanvas", "CJPEG"], path: "Tests/GPUCanvasTests"),
         .testTarget(
             name: "ConformanceTests",
             dependencies: ["GPUCanvas"],

@@ -7,7 +7,7 @@
 #
 # `prepare` builds canvas-gl with the Swift runtime linked statically (stripped and gzipped, ~23 MB, so the
 # working tree stays under the device tool's 64 MiB), copies the bench scenes S1/S2 (../shared does not travel)
-# and downloads the amd64 packages of the GL loaders and libpng that a bare device machine lacks.
+# and downloads the amd64 packages of the GL loaders, libpng and libjpeg that a bare device machine lacks.
 # `run` unpacks them, points glvnd at NVIDIA's EGL vendor file, prints `canvas-gl info`, compares every
 # conformance scene against the reference with both path strategies on DEVICE (default egl-device:0) and
 # benches S1/S2 there; the lines and JSON land in $OUT (default .gl/out). `DEVICE=mesa scripts/gpu-device.sh run`
@@ -29,7 +29,7 @@ prepare)
     # shellcheck disable=SC2086
     apt-get $o update -qq
     # shellcheck disable=SC2086
-    (cd "$GL" && apt-get $o download libegl1 libglvnd0 libgles2 libopengl0 libgl1 libglx0 libpng16-16 zlib1g)
+    (cd "$GL" && apt-get $o download libegl1 libglvnd0 libgles2 libopengl0 libgl1 libglx0 libpng16-16 libjpeg62-turbo zlib1g)
     du -sh "$GL"
     ;;
 run)

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the system packages GPUCanvas builds and runs with, if any is missing (Debian/Ubuntu).
-#   EGL + GLES 3 headers and loaders, Mesa's EGL driver and llvmpipe, libpng, pkg-config.
+#   EGL + GLES 3 headers and loaders, Mesa's EGL driver and llvmpipe, libpng, libjpeg (libjpeg-turbo),
+#   pkg-config.
 set -euo pipefail
-packages=(pkg-config libegl-dev libgles-dev libpng-dev libegl-mesa0 libgl1-mesa-dri)
+packages=(pkg-config libegl-dev libgles-dev libpng-dev libjpeg62-turbo-dev libegl-mesa0 libgl1-mesa-dri)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

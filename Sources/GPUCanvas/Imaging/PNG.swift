@@ -9,38 +9,10 @@
 // move (255·c/a is not a whole number in general), so file → image → file is exact only for opaque pixels.
 //
 // Reading checks the header's size against `maxPixelDimension` before allocating the pixels, so a
-// crafted header cannot make it allocate gigabytes. libpng's own error text is kept in the error.
+// crafted header cannot make it allocate gigabytes. libpng's own error text is kept in the error. Bytes in
+// memory and a file stream share one decoding path (`decode`); `RasterImage(contentsOf:)` and
+// `RasterImage(data:)` (ImageDecoding.swift) pick PNG or JPEG from the first bytes.
 import CGLES
-
-/// Why an image could not be read or written. The description names the file or the problem.
-///
-/// ```swift
-/// do { _ = try RasterImage(contentsOfPNG: URL(fileURLWithPath: "/nope.png")) }
-/// catch { print(error) }   // "no such file: /nope.png"
-/// ```
-public enum ImageError: Error, Equatable, CustomStringConvertible {
-    case fileNotFound(path: String)
-    case fileUnreadable(path: String, reason: String)
-    case fileUnwritable(path: String, reason: String)
-    /// The data is not a readable PNG; the text is libpng's (prefixed by the path for files).
-    case invalidPNG(String)
-    /// The image is wider or taller than `maxPixelDimension`.
-    case tooLarge(width: Int, height: Int)
-    /// The image cannot be encoded (libpng's text, or why not).
-    case encodingFailed(String)
-
-    public var description: String {
-        switch self {
-        case .fileNotFound(let path): return "no such file: \(path)"
-        case .fileUnreadable(let path, let reason): return "cannot read \(path): \(reason)"
-        case .fileUnwritable(let path, let reason): return "cannot write \(path): \(reason)"
-        case .invalidPNG(let message): return "not a valid PNG: \(message)"
-        case .tooLarge(let w, let h):
-            return "image \(w)×\(h) exceeds the limit of \(maxPixelDimension) pixels per side"
-        case .encodingFailed(let message): return "cannot encode PNG: \(message)"
-        }
-    }
-}
 
 /// libpng's `PNG_FORMAT_RGBA` (`PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA`: a function-like macro
 /// Swift does not import): 8-bit R, G, B, A in that order.
@@ -102,18 +74,11 @@ extension RasterImage {
     }
 
     /// Decodes a PNG of any colour type and bit depth (libpng converts it to 8-bit sRGB RGBA), then
-    /// premultiplies.
+    /// premultiplies. The same decoding as `init(contentsOfPNG:)`, from bytes in memory.
     ///
     /// A file pixel (255, 0, 0, 128) becomes the premultiplied pixel (128, 0, 0, 128).
     public init(pngData data: Data) throws {
-        guard !data.isEmpty else { throw ImageError.invalidPNG("the data is empty") }
-        let decoded = try data.withUnsafeBytes { bytes in
-            var image = png_image()
-            image.version = UInt32(PNG_IMAGE_VERSION)
-            let begun = png_image_begin_read_from_memory(&image, bytes.baseAddress, bytes.count)
-            return try Self.decode(&image, begun: begun)
-        }
-        self.init(width: decoded.width, height: decoded.height, pixels: Self.premultiplied(decoded.pixels))
+        self = try Self.decodePNG(data: data, path: nil)
     }
 
     /// Reads and decodes the PNG file at `url` (a file URL), streaming it through libpng: the file is never
@@ -122,26 +87,35 @@ extension RasterImage {
     ///
     /// A missing file throws `.fileNotFound`; a directory `.fileUnreadable(path:, reason: "it is a directory")`.
     public init(contentsOfPNG url: URL) throws {
-        guard url.isFileURL else { throw ImageError.fileUnreadable(path: url.absoluteString, reason: "not a file URL") }
-        let path = url.path
-        let fd: Int32
-        do {
-            fd = try openForReading(path).fd
-        } catch {
-            throw error == .notFound ? ImageError.fileNotFound(path: path) : ImageError.fileUnreadable(path: path, reason: error.reason)
-        }
-        guard let stream = fdopen(fd, "rb") else {
-            let reason = readableReason(errno: errno)
-            close(fd)
-            throw ImageError.fileUnreadable(path: path, reason: reason)
-        }
+        let (stream, path) = try openImageFile(url)
         defer { fclose(stream) }
-        let decoded: (width: Int, height: Int, pixels: [UInt8])
+        self = try Self.decodePNG(stream: stream, path: path)
+    }
+
+    /// Decodes PNG bytes; `path` (nil for data in memory) goes into the errors.
+    static func decodePNG(data: Data, path: String?) throws -> RasterImage {
+        let prefix = path.map { "\($0): " } ?? ""
+        guard !data.isEmpty else { throw ImageError.invalidPNG(prefix + (path == nil ? "the data is empty" : "the file is empty")) }
+        do {
+            return try data.withUnsafeBytes { bytes in
+                var image = png_image()
+                image.version = UInt32(PNG_IMAGE_VERSION)
+                let begun = png_image_begin_read_from_memory(&image, bytes.baseAddress, bytes.count)
+                return try Self.decode(&image, begun: begun, path: path)
+            }
+        } catch ImageError.invalidPNG(let message) {
+            throw ImageError.invalidPNG(prefix + message)
+        }
+    }
+
+    /// Decodes the PNG that `stream` reads from its current position; `path` names it in the errors. The
+    /// caller closes the stream.
+    static func decodePNG(stream: UnsafeMutablePointer<FILE>, path: String) throws -> RasterImage {
         do {
             var image = png_image()
             image.version = UInt32(PNG_IMAGE_VERSION)
             let begun = png_image_begin_read_from_stdio(&image, stream)
-            decoded = try Self.decode(&image, begun: begun)
+            return try Self.decode(&image, begun: begun, path: path)
         } catch ImageError.invalidPNG(let message) {
             // libpng says "Read Error" both for a failed read (the stream's errno says why) and for a file
             // that ends early.
@@ -152,12 +126,11 @@ extension RasterImage {
             if feof(stream) != 0 { throw ImageError.invalidPNG("\(path): the file ends before the image does") }
             throw ImageError.invalidPNG("\(path): \(message)")
         }
-        self.init(width: decoded.width, height: decoded.height, pixels: Self.premultiplied(decoded.pixels))
     }
 
     /// Finishes a read whose header `png_image_begin_read_from_*` parsed (`begun` is its result): checks
-    /// the size, then decodes to 8-bit straight RGBA. Frees libpng's state on every path.
-    private static func decode(_ image: inout png_image, begun: Int32) throws -> (width: Int, height: Int, pixels: [UInt8]) {
+    /// the size, then decodes to 8-bit straight RGBA and premultiplies. Frees libpng's state on every path.
+    private static func decode(_ image: inout png_image, begun: Int32, path: String?) throws -> RasterImage {
         guard begun != 0 else {
             let message = Self.message(of: &image)
             png_image_free(&image)
@@ -166,7 +139,7 @@ extension RasterImage {
         let w = Int(image.width), h = Int(image.height)
         guard w <= maxPixelDimension, h <= maxPixelDimension else {
             png_image_free(&image)
-            throw ImageError.tooLarge(width: w, height: h)
+            throw ImageError.tooLarge(width: w, height: h, path: path)
         }
         image.format = pngFormatRGBA
         var pixels = [UInt8](repeating: 0, count: w * h * 4)
@@ -179,7 +152,7 @@ extension RasterImage {
             throw ImageError.invalidPNG(message)
         }
         png_image_free(&image)
-        return (w, h, pixels)
+        return RasterImage(width: w, height: h, pixels: Self.premultiplied(pixels))
     }
 
     // MARK: Alpha conversion
