@@ -776,14 +776,8 @@ scene("mask-cliptolayer-then-layer", [mask(fill({"rect": [0, 0, 4, 4]}, "black")
 # conformance test runs everything there) unless run with `--include-pending`; delete a name here once the
 # renderer draws it within the bar.
 PENDING = {
-    # GLES CompositingEncoder: a drawLayer that is the first thing drawn under a clipToLayer mask (so the mask
-    # is built when the layer is popped, in popLayer → useClip) renders the mask's content into
-    # `.layer(depth + 1)`, the texture still holding the layer's content, and the frame gets the mask's content
-    # instead of the layer. Every form, both blend routes. Path clips are not affected (their scratch is
-    # `.clipCoverage(depth)`), nor a layer after another draw under the same mask (mask-cliptolayer-draw-then-layer).
-    "mask-cliptolayer-then-layer": "clipToLayer mask built at popLayer overwrites the layer's texture",
-    "edge-clip-layer-mask-offcanvas": "clipToLayer mask built at popLayer overwrites the layer's texture",
-    "combo-mask-layer-blend": "clipToLayer mask built at popLayer overwrites the layer's texture",
+    # Empty: the three scenes of a layer drawn first under a clipToLayer mask (mask-cliptolayer-then-layer,
+    # edge-clip-layer-mask-offcanvas, combo-mask-layer-blend) pass since clip masks are built at the frame's start.
 }
 
 

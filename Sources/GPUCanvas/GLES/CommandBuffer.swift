@@ -340,6 +340,8 @@ enum GPUCommand {
     case setComposite(CompositeState)
     /// Copies the target's texels in `rect` (target texels) into `destinationCopy` at the same place.
     case copyDestination(TexelRect)
+    /// Restricts later draws of the pass to `rect` (target texels); nil lifts the restriction.
+    case scissor(TexelRect?)
     case bindTexture(unit: Int, TextureRef)
     /// Copies `staging[range]` into the instance buffer at `bufferOffset`.
     case uploadInstances(range: Range<Int>, bufferOffset: Int, count: Int, pipeline: Pipeline)
@@ -497,6 +499,8 @@ struct CommandBuffer: CustomStringConvertible {
                     text = "set composite \(state)"
                 case .copyDestination(let r):
                     text = "copy destination \(r)"
+                case .scissor(let r):
+                    text = r.map { "scissor \($0)" } ?? "scissor off"
                 case .uploadInstances(let range, let offset, let count, let p):
                     text = "upload instances \(bytes(range.count)) to instances+\(offset) (\(count) \(p) records) from staging[\(range.lowerBound)..<\(range.upperBound)]"
                 case .uploadTexture(let t, let rect, let format, let source):

@@ -254,6 +254,16 @@ final class CompositingEncoder {
         return PixelRect(x: r.u, y: r.v, width: box.width, height: box.height)
     }
 
+    /// Restricts the current mask pass's draws to `region` (nil: lifts it): a shape's bands may reach past its
+    /// clip's box (a later entry narrows the box), and past the region they would write other clips' masks.
+    private func scissor(_ region: PixelRect?) {
+        guard !dry else { return }
+        flush()
+        ensurePass()
+        cb.passes[cb.passes.count - 1].commands.append(
+            .scissor(region.map { TexelRect(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }))
+    }
+
     /// Writes entry 0 of clip `k` into its region (which holds 0): coverage, 1 − coverage, 1 or nothing.
     private func firstEntry(_ k: Int) {
         let clip = frame.clips[k]
@@ -264,8 +274,10 @@ final class CompositingEncoder {
             if inverse { append(full(reg, paint: .solid, color: SIMD4(repeating: 1)), pipeline: .composite, state: CompositeState()) }
             guard let shape else { return }
             let index = takeShape(shape)
+            scissor(reg)
             emitBands(index, offset: (reg.x - box.x, reg.y - box.y), paint: .solid, row: 0, color: SIMD4(repeating: 1),
                       blend: .normal, clip: nil, pipeline: inverse ? .maskErase : .composite, state: CompositeState())
+            scissor(nil)
         case .mask:
             // Content multiplies into 1.
             append(full(reg, paint: .solid, color: SIMD4(repeating: 1)), pipeline: .composite, state: CompositeState())
@@ -295,10 +307,14 @@ final class CompositingEncoder {
             }
             let reg = region(k)
             let index = takeShape(shape)
+            scissor(reg)
             emitBands(index, offset: (reg.x - box.x, reg.y - box.y), paint: .solid, row: 0, color: SIMD4(repeating: 1),
                       blend: .normal, clip: nil, pipeline: .composite, state: CompositeState())
         }
-        if scratchUsed { _ = pop() }
+        if scratchUsed {
+            scissor(nil)
+            _ = pop()
+        }
         // Mask contents into layers, each multiplied in right away.
         for (k, r) in list {
             guard case .mask(let ops, let contentBox?, _, _) = frame.clips[k].entries[r] else { continue }
@@ -330,9 +346,11 @@ final class CompositingEncoder {
                 if inverse {
                     guard let shape, let box = frame.clips[k].box else { continue }
                     let index = takeShape(shape)
+                    scissor(reg)
                     emitBands(index, offset: (reg.x - box.x, reg.y - box.y), paint: .solid, row: 0,
                               color: SIMD4(repeating: 1), blend: .normal, clip: nil, pipeline: .maskErase,
                               state: CompositeState())
+                    scissor(nil)
                 } else if shape == nil {
                     multiply(reg, by: nil, alpha: false, opacity: 0, inverse: false)
                 } else {

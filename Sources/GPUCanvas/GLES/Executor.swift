@@ -82,6 +82,7 @@ final class Executor {
             cache.bindFramebuffer(fbo)
             let size = (cb.desc(of: pass.target)!.width, cb.desc(of: pass.target)!.height)
             cache.setViewport(width: size.0, height: size.1)
+            glDisable(GLenum(GL_SCISSOR_TEST))  // a scissor never outlives its pass
             if case .clear(let c) = pass.load {
                 if let r = pass.clearRect {
                     glEnable(GLenum(GL_SCISSOR_TEST))
@@ -150,6 +151,13 @@ final class Executor {
                     if let s = state.source {
                         guard let t = textures[s.ref] else { throw RenderError.gpu("internal: texture \(s.ref) undeclared") }
                         cache.bindTexture(unit: 3, t.id)
+                    }
+                case .scissor(let r):
+                    if let r {
+                        glEnable(GLenum(GL_SCISSOR_TEST))
+                        glScissor(GLint(r.x), GLint(r.y), GLsizei(r.width), GLsizei(r.height))
+                    } else {
+                        glDisable(GLenum(GL_SCISSOR_TEST))
                     }
                 case .copyDestination(let r):
                     guard let t = textures[.destinationCopy] else { throw RenderError.gpu("internal: destinationCopy undeclared") }
