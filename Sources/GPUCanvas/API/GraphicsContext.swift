@@ -85,17 +85,27 @@ public struct GraphicsContext {
     }
 
     private func record(_ geometry: DrawCommand.Geometry, _ shading: Shading) {
-        guard let level = shading.levelZero else { return }  // an empty palette draws nothing
-        let paint: Paint
-        switch level.kind {
-        case .color(let c): paint = .solid(c.premultiplied(in: colorMode))
-        case .foreground: paint = .solid(environment.foregroundColor.premultiplied(in: colorMode))
-        case .gradient(let g): paint = .gradient(g)
-        case .style(let s): paint = .styleGradient(s)
-        case .palette: return  // `levelZero` is never a palette
-        }
+        guard let paint = paint(for: shading, bounds: geometry.path.boundingRect) else { return }
+        record(geometry, paint: paint)
+    }
+
+    func record(_ geometry: DrawCommand.Geometry, paint: Paint) {
         layer.append(.draw(DrawCommand(geometry: geometry, transform: transform, paint: paint, state: state,
                                         number: layer.counter.take())))
+    }
+
+    /// The paint a shading records as (nil: it draws nothing, an empty palette). A style's UnitPoints map
+    /// onto `bounds`, the drawn item's, when the frame is lowered.
+    func paint(for shading: Shading, bounds: CGRect) -> Paint? {
+        guard let level = shading.levelZero else { return nil }
+        switch level.kind {
+        case .color(let c): return .solid(c.premultiplied(in: colorMode))
+        case .foreground: return .solid(environment.foregroundColor.premultiplied(in: colorMode))
+        case .gradient(let g): return .gradient(g)
+        case .style(let s): return .styleGradient(s)
+        case .tiledImage(let t): return .image(t.paint)
+        case .palette: return nil  // `levelZero` is never a palette
+        }
     }
 
     // MARK: Layers and clips

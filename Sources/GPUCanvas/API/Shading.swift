@@ -20,6 +20,7 @@ extension GraphicsContext {
             case style(UnitGradient)
             /// Multi-level shading: level 0 draws ordinary content.
             case palette([Shading])
+            case tiledImage(TiledImage)
         }
         let kind: Kind
 
@@ -96,6 +97,7 @@ extension GraphicsContext {
             case .gradient(let g): return g.description
             case .style(let s): return ".style(\(s))"
             case .palette(let l): return ".palette([\(l.map(\.description).joined(separator: ", "))])"
+            case .tiledImage(let t): return ".tiledImage(origin: \(fmt(t.origin)), sourceRect: \(t.sourceRect), scale: \(fmt(t.scale)))"
             }
         }
     }

@@ -41,6 +41,8 @@ enum TextureRef: Hashable, CustomStringConvertible {
     case clipCoverage(Int)
     /// A copy of the target's pixels under a draw, for shader blending without framebuffer fetch.
     case destinationCopy
+    /// The n-th distinct image the frame draws (RGBA8, premultiplied), uploaded at the frame's start.
+    case image(Int)
 
     var description: String {
         switch self {
@@ -51,6 +53,7 @@ enum TextureRef: Hashable, CustomStringConvertible {
         case .mask(let i): return "mask\(i)"
         case .clipCoverage(let i): return "clipCoverage\(i)"
         case .destinationCopy: return "destinationCopy"
+        case .image(let i): return "image\(i)"
         }
     }
 }
@@ -239,6 +242,8 @@ struct CompositeInstance {
         case sourceAlpha = 3
         /// The bound source texture's red channel in all four (a clip shape's coverage).
         case sourceRed = 4
+        /// The bound image, sampled with `image.glsl`'s rule; its parameters are the paint-data row.
+        case image = 5
     }
 }
 
@@ -249,15 +254,19 @@ struct CompositeState: Equatable, CustomStringConvertible {
     /// The texture `PaintSource.source…` reads and the rectangle it covers (in the coordinates the
     /// instances are drawn in).
     var source: (ref: TextureRef, rect: PixelRect)?
+    /// The image `PaintSource.image` samples.
+    var image: TextureRef?
 
     static func == (l: CompositeState, r: CompositeState) -> Bool {
         l.maskPage == r.maskPage && l.source?.ref == r.source?.ref && l.source?.rect == r.source?.rect
+            && l.image == r.image
     }
 
     var description: String {
         var parts: [String] = []
         if let m = maskPage { parts.append("clip masks \(m)") }
         if let s = source { parts.append("source \(s.ref) at \(s.rect.x),\(s.rect.y) \(s.rect.width)×\(s.rect.height)") }
+        if let i = image { parts.append("image \(i)") }
         return parts.isEmpty ? "plain" : parts.joined(separator: ", ")
     }
 }

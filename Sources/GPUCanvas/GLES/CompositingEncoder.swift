@@ -53,6 +53,9 @@ final class CompositingEncoder {
     private var paintRows: [[SIMD4<Float>]] = []
     /// Each row's header texel: kind, spread, flags, stop count.
     private var gradientHeaders: [SIMD4<Float>] = []
+    /// The frame's distinct images, each uploaded once into `.image(slot)`.
+    private var images: [RasterImage] = []
+    private var imageSlots: [ObjectIdentifier: Int] = [:]
     private var nextPaintRow = 0
     /// (pass, command) of every draw, whose buffer offsets are made absolute at the end.
     private var drawCommands: [(pass: Int, command: Int)] = []
@@ -103,6 +106,8 @@ final class CompositingEncoder {
         shapes.removeAll(keepingCapacity: true)
         paintRows.removeAll(keepingCapacity: true)
         gradientHeaders.removeAll(keepingCapacity: true)
+        images.removeAll(keepingCapacity: true)
+        imageSlots.removeAll(keepingCapacity: true)
         run(target)
 
         // Coverage of all of them.
@@ -122,6 +127,9 @@ final class CompositingEncoder {
         }
         for (i, page) in maskPages.enumerated() {
             cb.declare(.mask(i), TextureDesc(width: page.width, height: page.height, format: .r8))
+        }
+        for (i, image) in images.enumerated() {
+            cb.declare(.image(i), TextureDesc(width: image.width, height: image.height, format: .rgba8))
         }
         if route == .destinationCopy {
             cb.declare(.destinationCopy, TextureDesc(width: target.width, height: target.height, format: frameFormat))
@@ -152,6 +160,13 @@ final class CompositingEncoder {
             }
             head.append(.uploadTexture(.paintData, rect: TexelRect(x: 0, y: 0, width: width, height: paintRows.count),
                                        format: .rgba32f, source: start))
+        }
+        for (i, image) in images.enumerated() {
+            let bytes = image.width * image.height * 4
+            let start = cb.reserveStaging(bytes, zeroed: false)
+            image.pixels.withUnsafeBytes { cb.staging.base.advanced(by: start).copyMemory(from: $0.baseAddress!, byteCount: bytes) }
+            head.append(.uploadTexture(.image(i), rect: TexelRect(x: 0, y: 0, width: image.width, height: image.height),
+                                       format: .rgba8, source: start))
         }
         if !head.isEmpty { cb.passes[0].commands.insert(contentsOf: head, at: 0) }
     }
@@ -406,16 +421,27 @@ final class CompositingEncoder {
     private func draw(_ d: LoweredDraw) {
         let shape = takeShape(d.shape)
         if dry {
-            if case .gradient(let g) = d.paint {
+            switch d.paint {
+            case .gradient(let g):
                 let row = g.packedTexels()
                 paintRows.append(row)
                 gradientHeaders.append(row[0])
+            case .image(let i):
+                paintRows.append(i.packedTexels + [SIMD4<Float>](repeating: .zero, count: 1))
+                gradientHeaders.append(.zero)
+                if imageSlots[i.identity] == nil {
+                    imageSlots[i.identity] = images.count
+                    images.append(i.pixels)
+                }
+            case .solid:
+                break
             }
             return
         }
         let paint: CompositeInstance.PaintSource
         let color: SIMD4<Float>
         var row = 0
+        var image: TextureRef?
         switch d.paint {
         case .solid(let c):
             paint = .solid
@@ -425,9 +451,17 @@ final class CompositingEncoder {
             color = SIMD4(repeating: d.opacity)
             row = nextPaintRow
             nextPaintRow += 1
+        case .image(let i):
+            paint = .image
+            color = SIMD4(repeating: d.opacity)
+            row = nextPaintRow
+            nextPaintRow += 1
+            image = .image(imageSlots[i.identity]!)
         }
+        var state = CompositeState(maskPage: maskPage(d.clip), source: nil)
+        state.image = image
         emitBands(shape, offset: (0, 0), paint: paint, row: row, color: color, blend: d.blend, clip: d.clip,
-                  pipeline: pipeline(for: d.blend), state: CompositeState(maskPage: maskPage(d.clip), source: nil))
+                  pipeline: pipeline(for: d.blend), state: state)
     }
 
     private func pushLayer(_ box: PixelRect) {
@@ -521,7 +555,7 @@ final class CompositingEncoder {
     private func variant(of i: CompositeInstance, _ p: Pipeline) -> ShaderVariant {
         var v = ShaderVariant(coverage: i.coverage, paint: i.paint)
         v.unclipped = i.clipW == 0
-        if i.paint == CompositeInstance.PaintSource.gradient.rawValue {
+        if i.paint == CompositeInstance.PaintSource.gradient.rawValue, gradientHeaders[Int(i.paintRow)].w > 0 {
             let h = gradientHeaders[Int(i.paintRow)]
             v.gradientKind = Int16(h.x)
             v.gradientSpread = Int16(h.y)

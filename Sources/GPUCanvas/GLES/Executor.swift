@@ -152,6 +152,10 @@ final class Executor {
                         guard let t = textures[s.ref] else { throw RenderError.gpu("internal: texture \(s.ref) undeclared") }
                         cache.bindTexture(unit: 3, t.id)
                     }
+                    if let i = state.image {
+                        guard let t = textures[i] else { throw RenderError.gpu("internal: texture \(i) undeclared") }
+                        cache.bindTexture(unit: 5, t.id)
+                    }
                 case .scissor(let r):
                     if let r {
                         glEnable(GLenum(GL_SCISSOR_TEST))

@@ -90,6 +90,8 @@ enum LoweredPaint {
     case solid(RGBA)
     /// Evaluated per pixel centre; premultiplied result.
     case gradient(GradientPaint)
+    /// Sampled per pixel centre.
+    case image(LoweredImage)
 }
 
 /// How a layer is composited into its parent when it closes.
@@ -492,6 +494,9 @@ private struct Builder {
             return try GradientResolution.resolve(u.bound(to: d.path.boundingRect),
                                                   transform: d.transform.concatenating(target.deviceTransform),
                                                   colorMode: colorMode, drawNumber: d.number).map { .gradient($0) }
+        case .image(let i):
+            return try ImageResolution.resolve(i, transform: d.transform.concatenating(target.deviceTransform),
+                                               drawNumber: d.number).map { .image($0) }
         }
     }
 

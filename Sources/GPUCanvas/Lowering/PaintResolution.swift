@@ -112,3 +112,54 @@ extension Color {
         return SIMD4(Float(c.0), Float(c.1), Float(c.2), Float(a))
     }
 }
+
+/// An image paint in device space: both backends sample `pixels` at `deviceToImage` of each device pixel centre
+/// with the same rule (`ImageSampling`).
+struct LoweredImage {
+    /// Premultiplied RGBA8.
+    var pixels: RasterImage
+    /// The same for every draw of one `Image` (a GL texture is uploaded once per frame for all of them).
+    var identity: ObjectIdentifier
+    /// Device pixel coordinates → image pixel coordinates (texel centres at i + ½).
+    var deviceToImage: CGAffineTransform
+    /// Repeat `sourceRect` (a tiled image); else clamp to the image's edges.
+    var tiled: Bool
+    /// Image pixels drawn (tiled images repeat this part).
+    var sourceRect: CGRect
+    /// Nearest pixel instead of bilinear (`.interpolation(.none)`).
+    var nearest: Bool
+    /// A template image: its alpha × this premultiplied colour.
+    var tint: RGBA?
+}
+
+enum ImageResolution {
+    /// The device-space image paint of `i` drawn with `transform` (user → device); nil when it paints nothing.
+    ///
+    /// An image that could not be read → `invalidImage("draw #3: /d/logo.png: not a JPEG file (…)")`.
+    static func resolve(_ i: ImagePaint, transform: CGAffineTransform, drawNumber: Int) throws -> LoweredImage? {
+        let pixels: RasterImage
+        switch i.image.content.result {
+        case .success(let p): pixels = p
+        case .failure(let e):
+            let source = i.image.content.source.map { $0 + ": " } ?? ""
+            let words = "\(e)"
+            throw RenderError.invalidImage("draw #\(drawNumber): " + (words.hasPrefix(source) ? words : source + words))
+        }
+        guard pixels.width > 0, pixels.height > 0, i.sourceRect.width > 0, i.sourceRect.height > 0 else { return nil }
+        guard i.imageToUser.isFinite, [i.sourceRect.minX, i.sourceRect.minY, i.sourceRect.width, i.sourceRect.height].allSatisfy(\.isFinite) else {
+            throw RenderError.invalidGeometry("draw #\(drawNumber): image placement \(i.imageToUser) is not finite")
+        }
+        let toDevice = i.imageToUser.concatenating(transform)
+        let det = toDevice.a * toDevice.d - toDevice.b * toDevice.c
+        guard det != 0, det.isFinite else { return nil }
+        var tint: RGBA?
+        if let t = i.tint {
+            guard case .solid(let c) = t else {
+                throw RenderError.unsupported("a template image filled with a gradient or image (draw #\(drawNumber))")
+            }
+            tint = c
+        }
+        return LoweredImage(pixels: pixels, identity: ObjectIdentifier(i.image.content), deviceToImage: toDevice.inverted(),
+                            tiled: i.tiled, sourceRect: i.sourceRect, nearest: i.image.interpolation == .none, tint: tint)
+    }
+}

@@ -6,6 +6,8 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
     case invalidGeometry(String)
     /// The recording uses something this backend does not draw yet.
     case unsupported(String)
+    /// An image a draw uses could not be read: the draw, the file and why.
+    case invalidImage(String)
     /// The GPU path failed: EGL or GL said no, with the driver's words.
     case gpu(String)
 
@@ -14,6 +16,7 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
         case .invalidSize(let s): return "invalid canvas size: \(s)"
         case .invalidGeometry(let s): return "invalid geometry: \(s)"
         case .unsupported(let s): return "not supported yet: \(s)"
+        case .invalidImage(let s): return "invalid image: \(s)"
         case .gpu(let s): return "GPU error: \(s)"
         }
     }

@@ -103,13 +103,15 @@ struct LayerCommand: Sendable, Equatable {
 }
 
 /// What is painted where the geometry covers.
-enum Paint: Sendable, Equatable {
+indirect enum Paint: Sendable, Equatable {
     /// A premultiplied colour in the working space.
     case solid(RGBA)
     /// A gradient with its colours as given; the lowering resolves them in the working space.
     case gradient(GradientShading)
     /// A `.style(…)` gradient whose UnitPoints the lowering maps onto the drawn path's bounding rect.
     case styleGradient(UnitGradient)
+    /// An image (`draw(_:in:)`, `tiledImage`), or a template image's alpha filled with a tint.
+    case image(ImagePaint)
 }
 
 /// The compositing state a draw or layer was issued under.

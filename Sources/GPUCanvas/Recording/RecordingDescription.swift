@@ -102,6 +102,12 @@ extension Paint: CustomStringConvertible {
         case .solid(let c): return c.description
         case .gradient(let g): return g.description
         case .styleGradient(let g): return ".style(\(g))"
+        case .image(let i):
+            var s = i.tiled ? "tiledImage" : "image"
+            if case .success(let p) = i.image.content.result { s += " \(p.width)×\(p.height) px" } else { s += " (unreadable)" }
+            if let src = i.image.content.source { s += " \(src)" }
+            if let t = i.tint { s += " template \(t)" }
+            return s
         }
     }
 }

@@ -153,6 +153,7 @@ struct ReferenceFrameRenderer {
         switch paint {
         case .solid(let c): return SIMD4(c.r, c.g, c.b, c.a)
         case .gradient(let g): return g.color(at: SIMD2(Double(x) + 0.5, Double(y) + 0.5))
+        case .image(let i): return i.color(at: SIMD2(Double(x) + 0.5, Double(y) + 0.5))
         }
     }
 

@@ -15,5 +15,6 @@ precision highp int;
 #define COMPOSITE_GRADIENTS
 #include "composite_gradient_header.glsl"
 #include "gradient.glsl"
+#include "image.glsl"
 #include "blend.glsl"
 #include "composite_fragment.glsl"

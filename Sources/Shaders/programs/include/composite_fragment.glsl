@@ -14,11 +14,13 @@
 #define PAINT_SOURCE 2
 #define PAINT_SOURCE_ALPHA 3
 #define PAINT_SOURCE_RED 4
+#define PAINT_IMAGE 5
 
 uniform highp sampler2D u_atlas;
 uniform highp sampler2D u_paintData;
 uniform highp sampler2D u_clipMask;
 uniform highp sampler2D u_source;
+uniform highp sampler2D u_image;
 uniform ivec2 u_targetOrigin;
 uniform ivec4 u_sourceRect;  // x, y, w, h of the source texture, in the coordinates drawn in
 in vec2 v_atlas;
@@ -62,6 +64,11 @@ vec4 compositePaint(ivec2 device) {
     if (paint == PAINT_SOLID) return v_color;
 #ifdef COMPOSITE_GRADIENTS
     if (paint == PAINT_GRADIENT) return gradientColor(u_paintData, v_mode.w, vec2(device) + 0.5) * v_color;
+#endif
+#if defined(PAINT_KIND) && PAINT_KIND == PAINT_IMAGE
+    // Images only in a program specialised for them (their parameters come from the vertex stage).
+    return imageColor(u_image, v_gradientHeader[0], v_gradientHeader[1], v_gradientHeader[2], v_gradientHeader[3],
+                      v_gradientHeader[4], vec2(device) + 0.5) * v_color;
 #endif
     vec4 t = compositeSource(device);
     if (paint == PAINT_SOURCE_ALPHA) return vec4(t.a) * v_color;

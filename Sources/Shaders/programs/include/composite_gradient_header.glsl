@@ -1,6 +1,9 @@
-// A gradient program's header texels, read once per instance by composite_vertex.glsl (flat), for
+// A gradient (or image) program's header texels, read once per instance by composite_vertex.glsl (flat), for
 // gradient.glsl's gradientHeader(). Included before gradient.glsl in the fragment stage.
 #if defined(PAINT_KIND) && PAINT_KIND == 1
 flat in vec4 v_gradientHeader[6];
 #define GRADIENT_HEADER v_gradientHeader
+#endif
+#if defined(PAINT_KIND) && PAINT_KIND == 5
+flat in vec4 v_gradientHeader[6];
 #endif

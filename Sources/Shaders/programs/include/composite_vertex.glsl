@@ -17,8 +17,8 @@ flat out ivec4 v_mode;                   // coverage source, rule, paint source,
 flat out ivec4 v_clip;
 flat out ivec3 v_clipUVBlend;            // mask-page texel of the clip box; blend mode
 flat out vec4 v_color;
-#if defined(PAINT_KIND) && PAINT_KIND == 1
-// A gradient program reads its paint's header texels here, once per vertex, not per pixel.
+#if defined(PAINT_KIND) && (PAINT_KIND == 1 || PAINT_KIND == 5)
+// A gradient or image program reads its paint's header texels here, once per vertex, not per pixel.
 uniform highp sampler2D u_paintData;
 flat out vec4 v_gradientHeader[6];
 #endif
@@ -39,7 +39,7 @@ void main() {
     v_clip = a_clip;
     v_clipUVBlend = ivec3(a_clipUV.xy, a_paint.z);
     v_color = a_color;
-#if defined(PAINT_KIND) && PAINT_KIND == 1
+#if defined(PAINT_KIND) && (PAINT_KIND == 1 || PAINT_KIND == 5)
     for (int i = 0; i < 6; ++i) v_gradientHeader[i] = texelFetch(u_paintData, ivec2(i, a_paint.y), 0);
 #endif
 }
