@@ -772,6 +772,14 @@ scene("mask-cliptolayer-draw-then-layer", [mask(fill({"ellipse": [8, 8, 80, 80]}
 scene("mask-cliptolayer-then-layer", [mask(fill({"rect": [0, 0, 4, 4]}, "black")),
                                       layer(fill({"rect": [0, 0, 8, 4]}, "#FF0000"))], size=(8, 4))
 
+# Issue #16, defect 5: sixty translucent draws stacked on one pixel (8-bit storage settles where a draw's change
+# drops under half a step; the reference rounds its source to 8 bits as the GPU's blender does).
+scene("stack-translucent-60", [fill({"rect": [0, 0, 64, 64]}, "#FFFFFF")]
+      + [fill({"rect": [0.3, 0.3, 63.4, 63.4]}, "#%02X%02X%02X1A" % ((i * 37) % 256, (i * 91) % 256, (i * 53) % 256))
+         for i in range(60)], size=(64, 64))
+
+
+
 # Scenes that fail today because of a renderer bug, each with the bug. `main()` leaves them out of scenes/ (the
 # conformance test runs everything there) unless run with `--include-pending`; delete a name here once the
 # renderer draws it within the bar.

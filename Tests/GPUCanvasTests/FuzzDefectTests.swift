@@ -252,4 +252,27 @@ final class FuzzDefectTests: XCTestCase {
         }
         assertSame(images, maxDiff: Self.barMaxDiff, over2: Self.barOver2)
     }
+
+    // MARK: 5. Stacked translucent draws
+
+    /// Sixty translucent rectangles (alpha 0.1) stacked on one white square, their edges at 0.3 px offsets so
+    /// the border pixels are partly covered: in 8-bit storage each pixel settles where a draw's change drops
+    /// under half a step, which depends on the last bit of every source. The reference kept its source exact
+    /// while the GPU's blender takes it in 8 bits: they settled up to 15 levels apart (maxDiff 13–15 on every
+    /// GLES form). The reference now rounds the source as an RGBA8 framebuffer does (ReferenceCompositor).
+    func testStackedTranslucentDrawsStayWithinTheBar() throws {
+        var commands = [##"{"op": "fill", "path": {"rect": [0, 0, 48, 48]}, "shading": {"color": "#FFFFFF"}}"##]
+        for i in 0 ..< 60 {
+            let c = String(format: "#%02X%02X%02X1A", (i * 37) % 256, (i * 91) % 256, (i * 53) % 256)
+            commands.append(##"{"op": "fill", "path": {"rect": [0.3, 0.3, 47.4, 47.4]}, "shading": {"color": "\##(c)"}}"##)
+        }
+        let json = #"{"format": "gpucanvas-scene/1", "size": [48, 48], "commands": ["# + commands.joined(separator: ", ") + "]}"
+        let images = try renderAll(json)
+        assertSame(images, maxDiff: Self.barMaxDiff, over2: Self.barOver2)
+        // The R8 coverage form too (colour × coverage in the shader, not baked).
+        let s = try scene(json)
+        let r8 = try CanvasRenderer(backend: .gles(GLESOptions(device: .mesa, pathStrategy: .rasterAtlas, paintAtlas: false)))
+        let d = try r8.render(s.recording, scale: s.scale).difference(from: images[0].image)
+        XCTAssertTrue(d.meets(maxDiff: Self.barMaxDiff, over2: Self.barOver2), "raster-atlas-r8: \(d)")
+    }
 }

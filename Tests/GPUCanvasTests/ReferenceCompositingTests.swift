@@ -39,10 +39,11 @@ final class ReferenceCompositingTests: XCTestCase {
     }
 
     func testEachDrawIsStoredInEightBits() throws {
-        // n draws of white at 3 % opacity; after each the byte is round(7.65 + d·0.97):
-        //   0 → 7.65 → 8 → 15.41 → 15 → 22.2 → 22 → 28.99 → 29 → 35.78 → 36 → 42.57 → 43 → 49.36 → 49 …
-        // An unrounded accumulation would give 255·(1 − 0.97⁶) = 42.38 → 42 after six draws, not 43.
-        let expected: [UInt8] = [8, 15, 22, 29, 36, 43, 49, 55, 61, 67]
+        // n draws of white at 3 % opacity. The source is rounded to the framebuffer's 8 bits first, as a
+        // fixed-point blender takes it: 7.65 → 8, so s.a = 8/255 and each draw stores round(8 + d·247/255):
+        //   0 → 8 → 15.75 → 16 → 23.5 → 23 → 30.28 → 30 → 37.06 → 37 → 43.84 → 44 → 50.62 → 51 → 57.4 → 57 …
+        // An unrounded accumulation would give 255·(1 − 0.97⁶) = 42.38 → 42 after six draws, not 44.
+        let expected: [UInt8] = [8, 16, 23, 30, 37, 44, 51, 57, 63, 69]
         for (i, v) in expected.enumerated() {
             let img = try render(2, 2) { ctx, _ in
                 ctx.opacity = 0.03
