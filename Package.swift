@@ -54,6 +54,7 @@ let package = Package(
             exclude: ["make_catalogue.py"],
             resources: [.copy("scenes")]
         ),
-        .testTarget(name: "CLITests", dependencies: ["canvas-gl"], path: "Tests/CLITests"),
+        // GPUCanvas for reading back the PNGs the tool writes (pixel checks, backend differences).
+        .testTarget(name: "CLITests", dependencies: ["canvas-gl", "GPUCanvas"], path: "Tests/CLITests"),
     ]
 )

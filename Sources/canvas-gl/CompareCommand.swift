@@ -15,11 +15,15 @@ struct Compare: ParsableCommand {
               canvas-gl compare scene.json
               canvas-gl compare scene.json --backends reference,gles -o diff.png
               canvas-gl compare scene.json --path-strategy gpu-tessellation
+              canvas-gl compare --example blend-modes
             """
     )
 
     @Argument(help: "The scene file.")
-    var scene: String
+    var scene: String?
+
+    @Option(name: .long, help: "Compare a built-in example instead of a scene file (see `canvas-gl examples`).")
+    var example: String?
 
     @Option(name: .long, help: "Two backends, comma-separated: the first is the baseline.")
     var backends: String = "reference,gles"
@@ -34,6 +38,8 @@ struct Compare: ParsableCommand {
     var scale: Double?
 
     func validate() throws {
+        if scene != nil && example != nil { throw ValidationError("give a scene file or --example NAME, not both") }
+        if scene == nil && example == nil { throw ValidationError("give a scene file or --example NAME") }
         let names = backends.split(separator: ",")
         if names.count != 2 { throw ValidationError("--backends takes two names, e.g. reference,gles") }
         if let scale, !(scale.isFinite && scale > 0) { throw ValidationError("--scale must be a number > 0") }
@@ -41,12 +47,12 @@ struct Compare: ParsableCommand {
 
     func run() throws {
         let names = backends.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
-        let loaded = try Scene.load(contentsOf: URL(fileURLWithPath: scene))
+        let (recording, sceneScale) = try loadInput(scene: scene, example: example)
         let gles = try gpu.glesOptions()
         let renderers = try names.map { try makeRenderer($0, gles: gles) }
         if let output { try checkWritable(output) }
-        let s = scale.map { CGFloat($0) } ?? loaded.scale
-        let images = try renderers.map { try $0.render(loaded.recording, scale: s) }
+        let s = scale.map { CGFloat($0) } ?? sceneScale
+        let images = try renderers.map { try $0.render(recording, scale: s) }
         let d = images[1].difference(from: images[0])
         print("\(names[1]) vs \(names[0]) (\(renderers[1].rendererName) vs \(renderers[0].rendererName)), "
               + "\(d.width)×\(d.height) px")

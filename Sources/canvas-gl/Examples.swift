@@ -17,9 +17,12 @@ struct Example: Sendable {
 
     static func named(_ name: String) -> Example? { all.first { $0.name == name } }
 
-    /// In the order `canvas-gl examples` lists them.
+    /// In the order `canvas-gl examples` lists them: the README sample first, then paths and strokes
+    /// (colors … arcs), then the seed documents' clip and gradient pictures (clipped-quadrant, masked-copy,
+    /// gradient-card), then the galleries of gradients, blend modes, and clips and layers.
     static var all: [Example] {
-        [ellipse, colors, shapes, fillRules, strokes, transforms, opacity, arcs]
+        [ellipse, colors, shapes, fillRules, strokes, transforms, opacity, arcs,
+         clippedQuadrant, maskedCopy, gradientCard, gradientGallery, blendModes, clipsAndLayers]
     }
 
     /// The README's first sample, unchanged.
@@ -195,5 +198,289 @@ struct Example: Sendable {
         let long = Path { p in p.addArc(center: ringCenter, radius: 25, startAngle: .zero, endAngle: .degrees(90), clockwise: true) }
         context.stroke(short, with: .color(.red), lineWidth: 4)
         context.stroke(long, with: .color(.teal), lineWidth: 4)
+    }
+}
+
+// MARK: Clips, gradients, blend modes and layers
+
+extension Example {
+    /// The seed documents' clip sample: the ellipse fills the whole canvas, the clip keeps a quarter of it.
+    static let clippedQuadrant = Example(
+        name: "clipped-quadrant", summary: "a green ellipse filling a 300×200 pt canvas, clipped to the top-left quadrant",
+        size: CGSize(width: 300, height: 200), scale: 2
+    ) { context, size in
+        let topLeft = CGRect(x: 0, y: 0, width: size.width / 2, height: size.height / 2)
+        context.clip(to: Path(topLeft))
+        context.fill(Path(ellipseIn: CGRect(origin: .zero, size: size)), with: .color(.green))
+    }
+
+    /// The seed documents' copied-context sample: a clip set on a copy stays on the copy.
+    static let maskedCopy = Example(
+        name: "masked-copy", summary: "a copied context clips its green ellipse to a quadrant; the original's blue rect is unclipped",
+        size: CGSize(width: 300, height: 200), scale: 2
+    ) { context, size in
+        let quarter = CGSize(width: size.width / 2, height: size.height / 2)
+        var clipped = context
+        clipped.clip(to: Path(CGRect(origin: .zero, size: quarter)))
+        clipped.fill(Path(ellipseIn: CGRect(origin: .zero, size: size)), with: .color(.green))
+        // Back on the original context: no clip here, so the rectangle shows whole, over the clipped ellipse.
+        let centred = CGRect(origin: CGPoint(x: size.width / 4, y: size.height / 4), size: quarter)
+        context.fill(Path(centred), with: .color(.blue))
+    }
+
+    /// The seed article's card: a thick blue outline, then a diagonal green→blue gradient fill over its inner half.
+    static let gradientCard = Example(
+        name: "gradient-card", summary: "a rounded rect stroked blue 25 pt wide, then filled with a green→blue linear gradient",
+        size: CGSize(width: 300, height: 200), scale: 2
+    ) { context, size in
+        let card = CGRect(origin: .zero, size: size).insetBy(dx: 25, dy: 25)
+        let outline = Path(roundedRect: card, cornerRadius: 35)
+        context.stroke(outline, with: .color(.blue), lineWidth: 25)
+        // The gradient runs corner to corner of the card: green at its top-left, blue at its bottom-right.
+        let diagonal = Gradient(colors: [.green, .blue])
+        context.fill(outline, with: .linearGradient(diagonal, startPoint: CGPoint(x: card.minX, y: card.minY),
+                                                    endPoint: CGPoint(x: card.maxX, y: card.maxY)))
+    }
+
+    /// Rows: linear, concentric radial, two-point radial, conic. Columns: pad, `.repeat`, `.mirror`, and pad
+    /// with `.linearColor` (interpolation in linear light, next to the pad tile's sRGB interpolation). The
+    /// gradients span the middle of each tile only, so the spread modes show around them; a conic gradient's
+    /// parameter never leaves 0…1, so its three spread tiles agree. The wide right-hand column: the UnitPoint
+    /// styles (`LinearGradient`, `RadialGradient`, `EllipticalGradient`, `AngularGradient` with a
+    /// three-quarter sweep) on 2:1 tiles, where the geometry follows the tile's bounds.
+    static let gradientGallery = Example(
+        name: "gradient-gallery",
+        summary: "linear, radial, two-point and conic gradients × pad/repeat/mirror/linearColor; UnitPoint styles",
+        size: CGSize(width: 480, height: 320), scale: 2
+    ) { context, size in
+        context.fill(Path(CGRect(origin: .zero, size: size)), with: .color(.white))
+        let colors = Gradient(colors: [.blue, .pink, .yellow])
+        let margin: CGFloat = 10, gap: CGFloat = 8
+        let tile = CGSize(width: 70, height: (size.height - 2 * margin - 3 * gap) / 4)
+        let wide = CGSize(width: size.width - 2 * margin - 4 * (tile.width + gap), height: tile.height)
+
+        let spreads: [GraphicsContext.GradientOptions] = [[], .repeat, .mirror, .linearColor]
+        for row in 0 ..< 4 {
+            let y = margin + CGFloat(row) * (tile.height + gap)
+            let w = tile.width, h = tile.height
+            for (column, options) in spreads.enumerated() {
+                var c = context
+                c.translateBy(x: margin + CGFloat(column) * (tile.width + gap), y: y)
+                let shading: GraphicsContext.Shading
+                switch row {
+                case 0:
+                    shading = .linearGradient(colors, startPoint: CGPoint(x: w * 0.38, y: h * 0.4),
+                                              endPoint: CGPoint(x: w * 0.62, y: h * 0.6), options: options)
+                case 1:
+                    shading = .radialGradient(colors, center: CGPoint(x: w / 2, y: h / 2), startRadius: 4,
+                                              endRadius: 16, options: options)
+                case 2:
+                    // The start circle sits up and left inside the end circle: a lopsided set of rings.
+                    shading = .radialGradient(AnyGradient(colors), startCenter: CGPoint(x: w * 0.4, y: h * 0.38),
+                                              startRadius: 2, endCenter: CGPoint(x: w / 2, y: h / 2), endRadius: 16,
+                                              options: options)
+                default:
+                    shading = .conicGradient(colors, center: CGPoint(x: w / 2, y: h / 2), angle: .degrees(-90),
+                                             options: options)
+                }
+                c.fill(Path(roundedRect: CGRect(origin: .zero, size: tile), cornerRadius: 8), with: shading)
+            }
+            var styled = context
+            styled.translateBy(x: size.width - margin - wide.width, y: y)
+            let card = Path(roundedRect: CGRect(origin: .zero, size: wide), cornerRadius: 8)
+            switch row {
+            case 0: styled.fill(card, with: .style(LinearGradient(gradient: colors, startPoint: .topLeading,
+                                                                  endPoint: .bottomTrailing)))
+            case 1: styled.fill(card, with: .style(RadialGradient(gradient: colors, center: .center, startRadius: 0,
+                                                                  endRadius: 40)))
+            case 2: styled.fill(card, with: .style(EllipticalGradient(gradient: colors, center: .center)))
+            default: styled.fill(card, with: .style(AngularGradient(gradient: colors, center: .center,
+                                                                    startAngle: .degrees(0), endAngle: .degrees(270))))
+            }
+        }
+    }
+
+    /// Every blend mode, in `BlendMode`'s raw-value order (normal, multiply, … plusLighter), seven to a row.
+    /// Each tile is its own layer over a checkerboard: a translucent blue→yellow backdrop across the left
+    /// three quarters, then a translucent red circle drawn in the tile's mode, half over the backdrop and half
+    /// over nothing, so the Porter-Duff modes show what they do where the destination is empty.
+    ///
+    /// The bottom row: `.copy`, `.clear` and `.sourceIn` inside a clip (dashed), in pairs: left, the circle is
+    /// filled directly (only the circle's pixels change); right, the circle is drawn with `drawLayer` (the
+    /// layer covers the whole clip, transparent around the circle, so the whole clip region is replaced).
+    static let blendModes = Example(
+        name: "blend-modes", summary: "all 28 blend modes, and .copy/.clear/.sourceIn on a fill vs a drawLayer in a clip",
+        size: CGSize(width: 480, height: 320), scale: 2
+    ) { context, size in
+        context.fill(Path(CGRect(origin: .zero, size: size)), with: .color(.white))
+        context.fill(checkerboard(size: size, square: 8), with: .color(white: 0.85))
+
+        let modes: [GraphicsContext.BlendMode] = [
+            .normal, .multiply, .screen, .overlay, .darken, .lighten, .colorDodge,
+            .colorBurn, .softLight, .hardLight, .difference, .exclusion, .hue, .saturation,
+            .color, .luminosity, .clear, .copy, .sourceIn, .sourceOut, .sourceAtop,
+            .destinationOver, .destinationIn, .destinationOut, .destinationAtop, .xor, .plusDarker, .plusLighter,
+        ]
+        let backdrop = Gradient(colors: [.blue.opacity(0.8), .yellow.opacity(0.6)])
+        let circle = Color.red.opacity(0.8)
+        let margin: CGFloat = 8, gap: CGFloat = 6
+        let tile = CGSize(width: (size.width - 2 * margin - 6 * gap) / 7, height: 50)
+        for (i, mode) in modes.enumerated() {
+            var c = context
+            c.translateBy(x: margin + CGFloat(i % 7) * (tile.width + gap), y: margin + CGFloat(i / 7) * (tile.height + gap))
+            let w = tile.width, h = tile.height
+            c.drawLayer { layer in
+                layer.fill(Path(roundedRect: CGRect(x: 0, y: 0, width: w * 0.72, height: h), cornerRadius: 6),
+                           with: .linearGradient(backdrop, startPoint: .zero, endPoint: CGPoint(x: w * 0.72, y: 0)))
+                var top = layer
+                top.blendMode = mode
+                let r = h * 0.36
+                top.fill(Path(ellipseIn: CGRect(x: w * 0.72 - r, y: h / 2 - r, width: 2 * r, height: 2 * r)),
+                         with: .color(circle))
+            }
+            c.stroke(Path(roundedRect: CGRect(origin: .zero, size: tile), cornerRadius: 6),
+                     with: .color(.gray.opacity(0.6)), lineWidth: 0.5)
+        }
+
+        let rowY = margin + 4 * (tile.height + gap) + 6
+        let cell = CGSize(width: (size.width - 2 * margin - 5 * gap) / 6, height: size.height - rowY - margin)
+        for (i, mode) in [GraphicsContext.BlendMode.copy, .clear, .sourceIn].enumerated() {
+            for asLayer in [false, true] {
+                var c = context
+                c.translateBy(x: margin + CGFloat(2 * i + (asLayer ? 1 : 0)) * (cell.width + gap), y: rowY)
+                let w = cell.width, h = cell.height
+                let clipRect = CGRect(x: 10, y: 10, width: w - 20, height: h - 20)
+                let dot = Path(ellipseIn: CGRect(x: w / 2 - 12, y: h / 2 - 12, width: 24, height: 24))
+                c.drawLayer { layer in
+                    layer.fill(Path(roundedRect: CGRect(origin: .zero, size: cell), cornerRadius: 6),
+                               with: .linearGradient(backdrop, startPoint: .zero, endPoint: CGPoint(x: w, y: h)))
+                    var clipped = layer
+                    clipped.clip(to: Path(roundedRect: clipRect, cornerRadius: 8))
+                    clipped.blendMode = mode
+                    if asLayer {
+                        clipped.drawLayer { $0.fill(dot, with: .color(circle)) }
+                    } else {
+                        clipped.fill(dot, with: .color(circle))
+                    }
+                }
+                c.stroke(Path(roundedRect: clipRect, cornerRadius: 8), with: .color(.black.opacity(0.6)),
+                         style: StrokeStyle(lineWidth: 1, dash: [3, 3]))
+            }
+        }
+    }
+
+    /// Top row, four clips of one teal→indigo fill: the intersection of two circles (two `clip(to:)` calls),
+    /// an even-odd star (its centre left out), an inverse circle (a hole), and all three at once. Bottom row:
+    /// `clipToLayer` with a radial gradient fading to clear as a soft mask over coloured bars; three circles
+    /// at 50 % as one `drawLayer` group (uniform, the overlaps no darker); the same circles drawn at 50 % each
+    /// (the overlaps darker).
+    static let clipsAndLayers = Example(
+        name: "clips-and-layers",
+        summary: "nested, even-odd and inverse clips, a clipToLayer soft mask, a 50 % group vs 50 % draws",
+        size: CGSize(width: 480, height: 320), scale: 2
+    ) { context, size in
+        context.fill(Path(CGRect(origin: .zero, size: size)), with: .color(.white))
+        let margin: CGFloat = 10, gap: CGFloat = 10
+        let panel = CGSize(width: (size.width - 2 * margin - 3 * gap) / 4, height: 130)
+        let fill = GraphicsContext.Shading.linearGradient(Gradient(colors: [.teal, .indigo]), startPoint: .zero,
+                                                          endPoint: CGPoint(x: panel.width, y: panel.height))
+        let w = panel.width, h = panel.height
+        let left = Path(ellipseIn: CGRect(x: w / 2 - 42, y: h / 2 - 30, width: 60, height: 60))
+        let right = Path(ellipseIn: CGRect(x: w / 2 - 18, y: h / 2 - 30, width: 60, height: 60))
+        let star = starPath(center: CGPoint(x: w / 2, y: h / 2), radius: 48)
+        let hole = Path(ellipseIn: CGRect(x: w / 2 - 20, y: h / 2 - 20, width: 40, height: 40))
+        for column in 0 ..< 4 {
+            var c = context
+            c.translateBy(x: margin + CGFloat(column) * (panel.width + gap), y: margin)
+            c.stroke(Path(roundedRect: CGRect(origin: .zero, size: panel), cornerRadius: 8),
+                     with: .color(.gray.opacity(0.4)), lineWidth: 1)
+            var clipped = c
+            switch column {
+            case 0:
+                clipped.clip(to: left)
+                clipped.clip(to: right)
+            case 1:
+                clipped.clip(to: star, style: FillStyle(eoFill: true))
+            case 2:
+                clipped.clip(to: hole, options: .inverse)
+            default:
+                clipped.clip(to: star, style: FillStyle(eoFill: true))
+                clipped.clip(to: Path(CGRect(x: 0, y: h / 2 - 30, width: w, height: 60)))
+                clipped.clip(to: Path(CGRect(x: w / 2 - 6, y: 0, width: 12, height: h)), options: .inverse)
+            }
+            clipped.fill(Path(roundedRect: CGRect(origin: .zero, size: panel).insetBy(dx: 6, dy: 6), cornerRadius: 5),
+                         with: fill)
+            if column == 0 {
+                // The two clip shapes, outlined through the unclipped context.
+                c.stroke(left, with: .color(.gray), lineWidth: 0.5)
+                c.stroke(right, with: .color(.gray), lineWidth: 0.5)
+            }
+        }
+
+        let lowY = margin + panel.height + gap
+        let low = CGSize(width: (size.width - 2 * margin - 2 * gap) / 3, height: size.height - lowY - margin)
+        let lw = low.width, lh = low.height
+
+        // The soft mask: only the mask's alpha matters; its colour (black) does not.
+        var masked = context
+        masked.translateBy(x: margin, y: lowY)
+        masked.clipToLayer { mask in
+            mask.fill(Path(CGRect(origin: .zero, size: low)),
+                      with: .radialGradient(Gradient(colors: [.black, .black, .clear]),
+                                            center: CGPoint(x: lw / 2, y: lh / 2), startRadius: 0, endRadius: lh / 2))
+        }
+        let bars: [Color] = [.red, .orange, .yellow, .green, .blue, .purple]
+        for (i, color) in bars.enumerated() {
+            let bw = lw / CGFloat(bars.count)
+            masked.fill(Path(CGRect(x: CGFloat(i) * bw, y: 0, width: bw, height: lh)), with: .color(color))
+        }
+
+        // Group vs each: grey stripes behind, so the 50 % is seen against something.
+        for k in 1 ... 2 {
+            var c = context
+            c.translateBy(x: margin + CGFloat(k) * (low.width + gap), y: lowY)
+            for s in stride(from: CGFloat(0), to: lh, by: 20) {
+                c.fill(Path(CGRect(x: 0, y: s, width: lw, height: 10)), with: .color(white: 0.8))
+            }
+            let circles = [CGPoint(x: lw / 2 - 25, y: lh / 2 - 18), CGPoint(x: lw / 2 + 25, y: lh / 2 - 18),
+                           CGPoint(x: lw / 2, y: lh / 2 + 22)].map { p in
+                Path(ellipseIn: CGRect(x: p.x - 40, y: p.y - 40, width: 80, height: 80))
+            }
+            var half = c
+            half.opacity = 0.5
+            if k == 1 {
+                half.drawLayer { group in
+                    for circle in circles { group.fill(circle, with: .color(.blue)) }
+                }
+            } else {
+                for circle in circles { half.fill(circle, with: .color(.blue)) }
+            }
+        }
+    }
+
+    /// A five-pointed star drawn in one stroke (each point joined to the one two along), so its centre
+    /// pentagon is wound twice: filled there by the non-zero rule, left empty by even-odd.
+    private static func starPath(center: CGPoint, radius: CGFloat) -> Path {
+        Path { p in
+            for k in 0 ..< 5 {
+                let angle = -Double.pi / 2 + Double(k) * 4 * Double.pi / 5
+                let point = CGPoint(x: center.x + radius * CGFloat(cos(angle)), y: center.y + radius * CGFloat(sin(angle)))
+                if k == 0 { p.move(to: point) } else { p.addLine(to: point) }
+            }
+            p.closeSubpath()
+        }
+    }
+
+    /// Every other `square`-sized cell of a `size` canvas, as one path.
+    private static func checkerboard(size: CGSize, square: CGFloat) -> Path {
+        Path { p in
+            var row = 0
+            for y in stride(from: CGFloat(0), to: size.height, by: square) {
+                for (column, x) in stride(from: CGFloat(0), to: size.width, by: square).enumerated() where (row + column) % 2 == 1 {
+                    p.addRect(CGRect(x: x, y: y, width: square, height: square))
+                }
+                row += 1
+            }
+        }
     }
 }

@@ -1,5 +1,6 @@
 import XCTest
 import Foundation
+import GPUCanvas
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -128,6 +129,8 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(names.first, "ellipse")
         XCTAssertTrue(Set(names).isSuperset(of: ["ellipse", "colors", "shapes", "fill-rules", "strokes", "transforms", "opacity", "arcs"]),
                       r.stdout)
+        // The clip, gradient, blend and layer examples follow, in this order.
+        XCTAssertEqual(Array(names.drop { $0 != "clipped-quadrant" }), Self.compositingExamples.map(\.name), r.stdout)
     }
 
     func testInfoNamesTheBackends() throws {
@@ -271,6 +274,125 @@ final class CLITests: XCTestCase {
         try assertValidPNG(dir.appendingPathComponent("ellipse.png").path, width: 600, height: 400)
         for name in ["colors", "shapes", "fill-rules", "strokes", "transforms", "opacity", "arcs"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: dir.appendingPathComponent(name + ".png").path), name)
+        }
+        for (name, width, height) in Self.compositingExamples {
+            try assertValidPNG(dir.appendingPathComponent(name + ".png").path, width: width, height: height)
+        }
+    }
+
+    // MARK: The clip, gradient, blend-mode and layer examples
+
+    /// Name and pixel size (scale 2) of the examples that draw clips, gradients, blend modes and layers.
+    static let compositingExamples: [(name: String, width: Int, height: Int)] = [
+        ("clipped-quadrant", 600, 400), ("masked-copy", 600, 400), ("gradient-card", 600, 400),
+        ("gradient-gallery", 960, 640), ("blend-modes", 960, 640), ("clips-and-layers", 960, 640),
+    ]
+
+    /// Renders a built-in example through the tool and reads the PNG back (premultiplied RGBA8).
+    private func renderExample(_ name: String, backend: String, file: StaticString = #filePath,
+                               line: UInt = #line) throws -> RasterImage {
+        let png = tmp.appendingPathComponent("\(name)-\(backend).png")
+        let r = try run(["render", "--example", name, "-o", png.path, "--backend", backend, "--device", "mesa"],
+                        file: file, line: line)
+        XCTAssertEqual(r.status, 0, r.stderr, file: file, line: line)
+        return try RasterImage(contentsOfPNG: png)
+    }
+
+    /// Each channel of the pixel at (x, y) within `tolerance` of `expected` (premultiplied r, g, b, a).
+    private func assertPixel(_ image: RasterImage, _ x: Int, _ y: Int, _ expected: (Int, Int, Int, Int),
+                             tolerance: Int, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+        let p = image.pixel(x: x, y: y)
+        let got = [Int(p.r), Int(p.g), Int(p.b), Int(p.a)]
+        let want = [expected.0, expected.1, expected.2, expected.3]
+        XCTAssertTrue(zip(got, want).allSatisfy { abs($0 - $1) <= tolerance },
+                      "\(what): pixel (\(x), \(y)) is \(got), expected \(want) ± \(tolerance)", file: file, line: line)
+    }
+
+    func testCompositingExamplesRenderAtTheirPixelSize() throws {
+        for (name, width, height) in Self.compositingExamples {
+            let png = tmp.appendingPathComponent(name + ".png").path
+            let r = try run(["render", "--example", name, "-o", png, "--device", "mesa"])
+            XCTAssertEqual(r.status, 0, "\(name): \(r.stderr)")
+            try assertValidPNG(png, width: width, height: height)
+        }
+    }
+
+    func testCompositingExamplesMeetTheDefaultBarBetweenBackends() throws {
+        for (name, width, height) in Self.compositingExamples {
+            let c = try run(["compare", "--example", name, "--device", "mesa"])
+            XCTAssertEqual(c.status, 0, "\(name): \(c.stderr)")
+            XCTAssertTrue(c.stdout.contains("\(width)×\(height) px"), "\(name): \(c.stdout)")
+            XCTAssertTrue(c.stdout.contains("default bar (over2 ≤ 0.1%, maxDiff ≤ 8): met"), "\(name): \(c.stdout)")
+        }
+        let scene = try writeScene("either.json", goodCommands)
+        assertCleanFailure(try run(["compare", scene, "--example", "ellipse"]), mentions: "not both")
+        assertCleanFailure(try run(["compare"]), mentions: "give a scene file or --example NAME")
+        assertCleanFailure(try run(["compare", "--example", "nope"]), mentions: #"unknown example "nope""#)
+    }
+
+    // Tolerances below: a pixel well inside a solid shape is the named colour exactly on both backends, up
+    // to 1 for the 8-bit rounding of the colour (`solid`); a pixel the clip removes is exactly transparent
+    // (`none`: the quadrant's edges fall on pixel edges at scale 2, so no partial coverage reaches it).
+    private let solid = 1, none = 0
+    private let transparent = (0, 0, 0, 0)
+    private let green = (52, 199, 89, 255)   // Color.green, sRGB (52, 199, 89)
+    private let blue = (0, 122, 255, 255)    // Color.blue, sRGB (0, 122, 255)
+
+    func testClippedQuadrantKeepsOnlyTheTopLeftQuarterOfTheEllipse() throws {
+        for backend in ["reference", "gles"] {
+            let image = try renderExample("clipped-quadrant", backend: backend)
+            // (120, 80) pt: inside the ellipse (0.04 + 0.04 < 1) and the quadrant (x < 150, y < 100).
+            assertPixel(image, 240, 160, green, tolerance: solid, "\(backend): inside the clip")
+            // The clip's right edge, x = 150 pt = 300 px: the last pixel column inside is whole, the next empty.
+            assertPixel(image, 299, 160, green, tolerance: solid, "\(backend): last column inside the clip")
+            assertPixel(image, 300, 160, transparent, tolerance: none, "\(backend): first column outside the clip")
+            // (200, 150) pt: inside the ellipse (0.11 + 0.25 < 1) but outside the quadrant.
+            assertPixel(image, 400, 300, transparent, tolerance: none, "\(backend): ellipse outside the clip")
+        }
+    }
+
+    func testMaskedCopyClipsOnlyTheCopy() throws {
+        for backend in ["reference", "gles"] {
+            let image = try renderExample("masked-copy", backend: backend)
+            // The blue rect spans (75, 50)–(225, 150) pt. (200, 130) pt lies outside the quadrant the copy
+            // clips to: drawn through the original context, it is blue there.
+            assertPixel(image, 400, 260, blue, tolerance: solid, "\(backend): rect outside the quadrant")
+            // (100, 70) pt: inside the quadrant too, the rect (drawn last) covers the ellipse.
+            assertPixel(image, 200, 140, blue, tolerance: solid, "\(backend): rect over the ellipse")
+            // (60, 40) pt: the ellipse (0.36 + 0.36 < 1) in the quadrant, left of the rect.
+            assertPixel(image, 120, 80, green, tolerance: solid, "\(backend): ellipse in the quadrant")
+            // (260, 100) pt: the ellipse (0.54 < 1) right of the rect and outside the quadrant: clipped away.
+            assertPixel(image, 520, 200, transparent, tolerance: none, "\(backend): ellipse outside the quadrant")
+        }
+    }
+
+    func testGradientCardRunsGreenToBlueOverTheStroke() throws {
+        // The fill's gradient runs from the card's origin (25, 25) pt to its far corner (275, 175) pt; at a
+        // pixel centre p (pt), t = ((p − (25, 25)) · (250, 150)) / (250² + 150²), and the colour is the sRGB
+        // mix green + t (blue − green). `gradient`: ±2, one rounding of each stop to 8 bits and one of the
+        // result, with the GPU's float arithmetic a little off the reference's.
+        let gradient = 2
+        func mix(_ t: Double) -> (Int, Int, Int, Int) {
+            func lerp(_ a: Int, _ b: Int) -> Int { Int((Double(a) + t * Double(b - a)).rounded()) }
+            return (lerp(52, 0), lerp(199, 122), lerp(89, 255), 255)
+        }
+        for backend in ["reference", "gles"] {
+            let image = try renderExample("gradient-card", backend: backend)
+            // Pixel (100, 100) has its centre at (50.25, 50.25) pt, inside the rounded corner: t ≈ 0.119,
+            // (46, 190, 109), green-ish.
+            let start = image.pixel(x: 100, y: 100)
+            assertPixel(image, 100, 100, mix(25.25 * 400 / 85000), tolerance: gradient, "\(backend): near the start")
+            XCTAssertGreaterThan(start.g, start.b, "\(backend): green-ish near the start: \(start)")
+            // Pixel (500, 300): (250.25, 150.25) pt, t ≈ 0.884, (6, 131, 236), blue-ish.
+            let end = image.pixel(x: 500, y: 300)
+            assertPixel(image, 500, 300, mix((225.25 * 250 + 125.25 * 150) / 85000), tolerance: gradient,
+                        "\(backend): near the end")
+            XCTAssertGreaterThan(end.b, end.g, "\(backend): blue-ish near the end: \(end)")
+            // (15, 100) pt: the stroke's outer half (12.5…25 pt), which the fill does not reach: plain blue.
+            assertPixel(image, 30, 200, blue, tolerance: solid, "\(backend): the stroke outside the fill")
+            // (30, 100) pt: the stroke's inner half, painted over by the fill (drawn second): the gradient.
+            assertPixel(image, 60, 200, mix((5.25 * 250 + 75.25 * 150) / 85000), tolerance: gradient,
+                        "\(backend): the fill over the stroke's inner half")
         }
     }
 
