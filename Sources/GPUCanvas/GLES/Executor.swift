@@ -167,6 +167,11 @@ final class Executor {
                     guard let t = textures[.destinationCopy] else { throw RenderError.gpu("internal: destinationCopy undeclared") }
                     cache.bindTexture(unit: 4, t.id)
                     cache.selectUnit(4)
+                    // Mesa 22.3's llvmpipe copies without waiting for queued draws that still sample the copy
+                    // (the previous shader-blended draw) or write the source: 4 of 12 renders of the
+                    // blend-modes example read stale pixels; glFlush was not enough, glFinish always was. A
+                    // hardware driver orders the copy itself, and there this route is the fast one.
+                    if context.isSoftwareDevice { glFinish() }
                     glCopyTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, GLint(r.x), GLint(r.y), GLint(r.x), GLint(r.y),
                                         GLsizei(r.width), GLsizei(r.height))
                 case .bindTexture(let unit, let ref):
