@@ -183,12 +183,16 @@ final class ReferenceCompositingTests: XCTestCase {
     }
 
     func testUnsupportedFeaturesThrowInsteadOfDrawingSomethingElse() throws {
-        let linear = Recording(size: CGSize(width: 4, height: 4), colorMode: .linear) { ctx, _ in
-            ctx.fill(Path(CGRect(x: 0, y: 0, width: 2, height: 2)), with: .color(.red))
+        // A template image filled with a gradient is recorded but not drawn yet.
+        let mask = RasterImage(width: 1, height: 1, pixels: [0, 0, 0, 255])
+        let tinted = Recording(size: CGSize(width: 4, height: 4)) { ctx, _ in
+            var r = ctx.resolve(Image(mask).renderingMode(.template))
+            r.shading = .linearGradient(Gradient(colors: [.red, .blue]), startPoint: .zero, endPoint: CGPoint(x: 4, y: 0))
+            ctx.draw(r, in: CGRect(x: 0, y: 0, width: 4, height: 4))
         }
-        XCTAssertThrowsError(try CanvasRenderer(backend: .reference).render(linear)) { error in
+        XCTAssertThrowsError(try CanvasRenderer(backend: .reference).render(tinted)) { error in
             guard case RenderError.unsupported(let message) = error else { return XCTFail("\(error)") }
-            XCTAssert(message.contains("colorMode .linear"), message)
+            XCTAssert(message.contains("template image filled with a gradient"), message)
         }
     }
 

@@ -61,11 +61,12 @@ enum TextureRef: Hashable, CustomStringConvertible {
 /// Texel formats the backend allocates.
 enum TextureFormat: String, CustomStringConvertible {
     /// bgra8: B, G, R, A bytes in memory (GL_EXT_texture_format_BGRA8888), llvmpipe's native 8-bit layout.
-    case rgba8, bgra8, r8, r16f, r32f, rgba32f
+    case rgba8, bgra8, r8, r16f, r32f, rgba32f, rgba16f
 
     var bytesPerTexel: Int {
         switch self {
         case .rgba8, .bgra8, .r32f: return 4
+        case .rgba16f: return 8
         case .r8: return 1
         case .r16f: return 2
         case .rgba32f: return 16

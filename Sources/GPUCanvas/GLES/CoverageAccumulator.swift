@@ -153,9 +153,9 @@ final class CoverageAccumulator {
         case (.r8, .evenOdd): cells.resolve(R8Texels.self, EvenOddRule.self, out: out, rowBytes: rowBytes)
         case (.r16f, .nonZero): cells.resolve(R16FTexels.self, NonZeroRule.self, out: out, rowBytes: rowBytes)
         case (.r16f, .evenOdd): cells.resolve(R16FTexels.self, EvenOddRule.self, out: out, rowBytes: rowBytes)
-        case (.r32f, .nonZero), (.rgba8, .nonZero), (.bgra8, .nonZero), (.rgba32f, .nonZero):
+        case (.r32f, .nonZero), (.rgba8, .nonZero), (.bgra8, .nonZero), (.rgba32f, .nonZero), (.rgba16f, .nonZero):
             cells.resolve(R32FTexels.self, NonZeroRule.self, out: out, rowBytes: rowBytes)
-        case (.r32f, .evenOdd), (.rgba8, .evenOdd), (.bgra8, .evenOdd), (.rgba32f, .evenOdd):
+        case (.r32f, .evenOdd), (.rgba8, .evenOdd), (.bgra8, .evenOdd), (.rgba32f, .evenOdd), (.rgba16f, .evenOdd):
             cells.resolve(R32FTexels.self, EvenOddRule.self, out: out, rowBytes: rowBytes)
         }
     }

@@ -172,6 +172,7 @@ final class GLResources {
         case .r16f: return (GL_R16F, GLenum(GL_RED), GLenum(GL_HALF_FLOAT))
         case .r32f: return (GL_R32F, GLenum(GL_RED), GLenum(GL_FLOAT))
         case .rgba32f: return (GL_RGBA32F, GLenum(GL_RGBA), GLenum(GL_FLOAT))
+        case .rgba16f: return (GL_RGBA16F, GLenum(GL_RGBA), GLenum(GL_HALF_FLOAT))
         }
     }
 }

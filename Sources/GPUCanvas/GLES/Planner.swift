@@ -301,7 +301,9 @@ final class Planner {
                 clear = c
                 frame.ops.removeFirst(last + 1)
             }
-            try compositing.encode(frame, strategy: strategy, frameFormat: strategy.frameFormat,
+            // Linear-light canvases composite in half floats (DESIGN: RGBA16F storage), read back as floats.
+            let frameFormat = recording.colorMode == .nonLinear ? strategy.frameFormat : .rgba16f
+            try compositing.encode(frame, strategy: strategy, frameFormat: frameFormat,
                                    clearColor: clear,
                                    route: blendRoute, maxTextureSize: maxTextureSize, into: &cb)
             timings.coverage += Double(DispatchTime.now().uptimeNanoseconds - t1) / 1e9

@@ -36,7 +36,7 @@ struct LoweredFrame {
     /// True when every op is a draw with a solid paint, `.normal` blending and no clip: what the fast paths
     /// of the GLES backend (the baked-colour atlas) take.
     var isSolidSourceOver: Bool {
-        ops.allSatisfy {
+        colorMode == .nonLinear && ops.allSatisfy {
             guard case .draw(let d) = $0, d.clip == nil, d.blend == .normal, case .solid = d.paint else { return false }
             return true
         }
@@ -333,9 +333,7 @@ private struct Builder {
     }
 
     func checkFrame(_ recording: Recording) throws {
-        guard recording.colorMode == .nonLinear else {
-            throw RenderError.unsupported("colorMode .\(recording.colorMode) (only .nonLinear is drawn yet)")
-        }
+        _ = recording
     }
 
     // MARK: Collecting (validation, paint resolution, jobs)
@@ -496,6 +494,7 @@ private struct Builder {
                                                   colorMode: colorMode, drawNumber: d.number).map { .gradient($0) }
         case .image(let i):
             return try ImageResolution.resolve(i, transform: d.transform.concatenating(target.deviceTransform),
+                                               decodesSRGB: colorMode != .nonLinear,
                                                drawNumber: d.number).map { .image($0) }
         }
     }

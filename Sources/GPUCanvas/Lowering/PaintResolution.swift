@@ -130,13 +130,16 @@ struct LoweredImage {
     var nearest: Bool
     /// A template image: its alpha × this premultiplied colour.
     var tint: RGBA?
+    /// The canvas composites in linear light: each texel (sRGB-encoded) is decoded before it is filtered.
+    var decodesSRGB = false
 }
 
 enum ImageResolution {
     /// The device-space image paint of `i` drawn with `transform` (user → device); nil when it paints nothing.
     ///
     /// An image that could not be read → `invalidImage("draw #3: /d/logo.png: not a JPEG file (…)")`.
-    static func resolve(_ i: ImagePaint, transform: CGAffineTransform, drawNumber: Int) throws -> LoweredImage? {
+    static func resolve(_ i: ImagePaint, transform: CGAffineTransform, decodesSRGB: Bool,
+                        drawNumber: Int) throws -> LoweredImage? {
         let pixels: RasterImage
         switch i.image.content.result {
         case .success(let p): pixels = p
@@ -160,6 +163,7 @@ enum ImageResolution {
             tint = c
         }
         return LoweredImage(pixels: pixels, identity: ObjectIdentifier(i.image.content), deviceToImage: toDevice.inverted(),
-                            tiled: i.tiled, sourceRect: i.sourceRect, nearest: i.image.interpolation == .none, tint: tint)
+                            tiled: i.tiled, sourceRect: i.sourceRect, nearest: i.image.interpolation == .none, tint: tint,
+                            decodesSRGB: decodesSRGB)
     }
 }

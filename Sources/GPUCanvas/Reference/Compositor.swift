@@ -52,6 +52,15 @@ enum ReferenceCompositor {
     static func blend(_ mode: GraphicsContext.BlendMode, source s: SIMD4<Float>, coverage c: Float,
                       into surface: inout ReferenceSurface, x: Int, y: Int) {
         let o = surface.offset(x: x, y: y)
+        if surface.isHalfFloat {
+            // RGBA16F: a float blender takes the source as it is and stores the result as half floats.
+            let d = SIMD4(surface.halfs[o], surface.halfs[o + 1], surface.halfs[o + 2], surface.halfs[o + 3])
+            let k = s * c
+            let r = mode == .normal ? k + d * (1 - k.w) : BlendFormulas.withCoverage(mode, source: s, destination: d, coverage: c)
+            let h = r.roundedToHalf
+            surface.halfs[o] = h.x; surface.halfs[o + 1] = h.y; surface.halfs[o + 2] = h.z; surface.halfs[o + 3] = h.w
+            return
+        }
         let unit = byteToUnit
         let d = SIMD4(unit[Int(surface.pixels[o])], unit[Int(surface.pixels[o + 1])], unit[Int(surface.pixels[o + 2])],
                       unit[Int(surface.pixels[o + 3])])
@@ -84,5 +93,12 @@ enum ReferenceCompositor {
         let s = Double(v * 255) + 0.5
         guard s >= 1 else { return 0 }  // also catches NaN
         return s >= 255 ? 255 : UInt8(truncatingIfNeeded: Int(s))
+    }
+}
+
+extension SIMD4 where Scalar == Float {
+    /// Each component rounded to the nearest Float16 (what an RGBA16F target stores).
+    var roundedToHalf: SIMD4<Float> {
+        SIMD4(Float(Float16(x)), Float(Float16(y)), Float(Float16(z)), Float(Float16(w)))
     }
 }

@@ -6,7 +6,9 @@
 //   by the point's fractional position, on premultiplied values;
 // - texel indices are clamped to the source rect's whole texels (the image, for `draw(_:in:)`), or wrapped
 //   into them for tiled images;
-// - a template image is its alpha × the tint.
+// - a template image is its alpha × the tint;
+// - on a linear-light canvas each texel is decoded from sRGB (unpremultiplied, decoded, premultiplied) before
+//   it is filtered.
 
 extension LoweredImage {
     /// The premultiplied colour at device point `p` (a pixel centre).
@@ -38,8 +40,13 @@ extension LoweredImage {
             let xi = min(max(index(i, lo.0, n.0), 0), pixels.width - 1)
             let yj = min(max(index(j, lo.1, n.1), 0), pixels.height - 1)
             let o = (yj * pixels.width + xi) * 4
-            return SIMD4(Float(pixels.pixels[o]), Float(pixels.pixels[o + 1]), Float(pixels.pixels[o + 2]),
-                         Float(pixels.pixels[o + 3])) / 255
+            let t = SIMD4(Float(pixels.pixels[o]), Float(pixels.pixels[o + 1]), Float(pixels.pixels[o + 2]),
+                          Float(pixels.pixels[o + 3])) / 255
+            guard decodesSRGB, t.w > 0 else { return t }
+            // Linear-light canvases: unpremultiply, decode, premultiply (before filtering).
+            let d = SIMD3(Float(ColorTransfer.decode(Double(t.x / t.w))), Float(ColorTransfer.decode(Double(t.y / t.w))),
+                          Float(ColorTransfer.decode(Double(t.z / t.w))))
+            return SIMD4(d * t.w, t.w)
         }
         var c: SIMD4<Float>
         if nearest {
@@ -61,7 +68,7 @@ extension LoweredImage {
     /// The five texels of parameters `image.glsl` reads (see its header).
     var packedTexels: [SIMD4<Float>] {
         let m = deviceToImage
-        let flags = (tiled ? 1 : 0) | (nearest ? 2 : 0) | (tint != nil ? 4 : 0)
+        let flags = (tiled ? 1 : 0) | (nearest ? 2 : 0) | (tint != nil ? 4 : 0) | (decodesSRGB ? 8 : 0)
         let t = tint ?? .transparent
         return [SIMD4(Float(m.a), Float(m.b), Float(m.c), Float(m.d)),
                 SIMD4(Float(m.tx), Float(m.ty), Float(flags), 0),

@@ -36,16 +36,26 @@ final class ReferenceBackend: RenderBackend {
     }
 }
 
-/// A premultiplied RGBA8 pixel grid over `box` (device pixels): the frame or a layer.
+/// A premultiplied pixel grid over `box` (device pixels): the frame or a layer. `.nonLinear` canvases store
+/// RGBA8 (`pixels`), as the GPU's BGRA8/RGBA8 targets do; `.linear` and `.extendedLinear` store half floats
+/// (`halfs`, each value a Float16), as the GPU's RGBA16F targets do.
 struct ReferenceSurface {
     let box: PixelRect
     var pixels: [UInt8]
+    var halfs: [Float]
+    let isHalfFloat: Bool
 
-    init(box: PixelRect, opaqueBlack: Bool = false) {
+    init(box: PixelRect, opaqueBlack: Bool = false, halfFloat: Bool = false) {
         self.box = box
-        pixels = [UInt8](repeating: 0, count: box.width * box.height * 4)
+        isHalfFloat = halfFloat
+        pixels = halfFloat ? [] : [UInt8](repeating: 0, count: box.width * box.height * 4)
+        halfs = halfFloat ? [Float](repeating: 0, count: box.width * box.height * 4) : []
         if opaqueBlack {
-            for i in Swift.stride(from: 3, to: pixels.count, by: 4) { pixels[i] = 255 }
+            if halfFloat {
+                for i in Swift.stride(from: 3, to: halfs.count, by: 4) { halfs[i] = 1 }
+            } else {
+                for i in Swift.stride(from: 3, to: pixels.count, by: 4) { pixels[i] = 255 }
+            }
         }
     }
 
@@ -57,6 +67,7 @@ struct ReferenceSurface {
     func color(x: Int, y: Int) -> SIMD4<Float> {
         guard x >= box.x, y >= box.y, x < box.x + box.width, y < box.y + box.height else { return .zero }
         let o = offset(x: x, y: y)
+        if isHalfFloat { return SIMD4(halfs[o], halfs[o + 1], halfs[o + 2], halfs[o + 3]) }
         return SIMD4(Float(pixels[o]), Float(pixels[o + 1]), Float(pixels[o + 2]), Float(pixels[o + 3])) / 255
     }
 }
@@ -75,14 +86,24 @@ struct ReferenceFrameRenderer {
         centres = CentreSampler(width: frame.target.width, height: frame.target.height)
     }
 
+    /// Layers and the frame store half floats in the linear colour modes.
+    private var halfFloat: Bool { frame.colorMode != .nonLinear }
+
     mutating func run() -> RasterImage {
-        var surface = ReferenceSurface(box: frame.target.pixelRect, opaqueBlack: frame.isOpaque)
+        var surface = ReferenceSurface(box: frame.target.pixelRect, opaqueBlack: frame.isOpaque, halfFloat: halfFloat)
         execute(frame.ops, into: &surface)
+        var image: RasterImage
+        if surface.isHalfFloat {
+            image = RasterImage(width: frame.target.width, height: frame.target.height,
+                                pixels: OutputEncoding.encodeLinear(surface.halfs))
+        } else {
+            image = RasterImage(width: frame.target.width, height: frame.target.height, pixels: surface.pixels)
+        }
         if frame.isOpaque {
             // The output of an opaque canvas has no alpha: every pixel is opaque whatever was drawn.
-            for i in Swift.stride(from: 3, to: surface.pixels.count, by: 4) { surface.pixels[i] = 255 }
+            for i in Swift.stride(from: 3, to: image.pixels.count, by: 4) { image.pixels[i] = 255 }
         }
-        return RasterImage(width: frame.target.width, height: frame.target.height, pixels: surface.pixels)
+        return image
     }
 
     /// Executes `ops` into `base`; nested layers are pushed and popped on a local stack.
@@ -93,7 +114,7 @@ struct ReferenceFrameRenderer {
             case .draw(let d):
                 if stack.isEmpty { draw(d, into: &base) } else { draw(d, into: &stack[stack.count - 1]) }
             case .pushLayer(let box):
-                stack.append(ReferenceSurface(box: box))
+                stack.append(ReferenceSurface(box: box, halfFloat: halfFloat))
             case .popLayer(let c):
                 let layer = stack.removeLast()
                 if stack.isEmpty { composite(layer, c, into: &base) } else { composite(layer, c, into: &stack[stack.count - 1]) }
@@ -119,7 +140,7 @@ struct ReferenceFrameRenderer {
             guard y >= box.y, y < box.y + box.height else { return }
             let lo = max(x0, box.x), hi = min(x0 + coverage.count, box.x + box.width)
             guard hi > lo else { return }
-            if mask == nil, blend == .normal, case .solid(let c) = paint, surface.box == targetRect {
+            if mask == nil, blend == .normal, case .solid(let c) = paint, surface.box == targetRect, !surface.isHalfFloat {
                 // The common case: source-over of a colour, straight from the coverage row.
                 surface.pixels.withUnsafeMutableBufferPointer { px in
                     ReferenceCompositor.sourceOver(row: y, x0: lo, coverage: UnsafeBufferPointer(rebasing: coverage[(lo - x0) ..< (hi - x0)]),
@@ -208,7 +229,7 @@ struct ReferenceFrameRenderer {
             case .mask(let ops, let contentBox, let opacity, let inv):
                 inverse = inv
                 if let contentBox {
-                    var layer = ReferenceSurface(box: contentBox)
+                    var layer = ReferenceSurface(box: contentBox, halfFloat: halfFloat)
                     execute(ops, into: &layer)
                     for y in box.y ..< box.y + box.height {
                         for x in box.x ..< box.x + box.width {
