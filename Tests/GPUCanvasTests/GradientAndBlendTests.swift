@@ -219,4 +219,25 @@ final class GradientAndBlendTests: XCTestCase {
             XCTAssertTrue(d.meetsDefaultBar, "render \(n): \(d)")
         }
     }
+
+    /// `.backdrop` paints what is already drawn under the item: multiplied by itself, grey 0.5 becomes 0.25;
+    /// at 50 % opacity over translucent content, source-over of the destination onto itself.
+    func testBackdropShadingPaintsTheDestination() throws {
+        let img = try render(8, 4) { ctx, _ in
+            ctx.fill(Path(CGRect(x: 0, y: 0, width: 8, height: 4)), with: .color(white: 0.5))
+            var c = ctx
+            c.blendMode = .multiply
+            c.fill(Path(CGRect(x: 0, y: 0, width: 4, height: 4)), with: .backdrop)
+        }
+        assertPixel(img, 1, 1, PixelRGBA8(r: 64, g: 64, b: 64, a: 255), tolerance: 1)
+        assertPixel(img, 6, 1, PixelRGBA8(r: 128, g: 128, b: 128, a: 255), tolerance: 0)
+        let translucent = try render(8, 4) { ctx, _ in
+            ctx.fill(Path(CGRect(x: 0, y: 0, width: 8, height: 4)), with: .color(.blue.opacity(0.5)))
+            var c = ctx
+            c.opacity = 0.5
+            c.fill(Path(ellipseIn: CGRect(x: 0.5, y: 0.5, width: 7, height: 3)), with: .backdrop)
+        }
+        // Source (0, 61, 128, 128)/255 × 0.5 over itself: a = 0.25 + 0.5·0.75 = 0.625 → 159.
+        XCTAssertEqual(Int(translucent.pixel(x: 4, y: 2).a), 159, accuracy: 1)
+    }
 }

@@ -104,6 +104,7 @@ public struct GraphicsContext {
         case .gradient(let g): return .gradient(g)
         case .style(let s): return .styleGradient(s)
         case .tiledImage(let t): return .image(t.paint)
+        case .backdrop: return .backdrop
         case .palette: return nil  // `levelZero` is never a palette
         }
     }

@@ -21,6 +21,8 @@ extension GraphicsContext {
             /// Multi-level shading: level 0 draws ordinary content.
             case palette([Shading])
             case tiledImage(TiledImage)
+            /// What is already drawn under the item.
+            case backdrop
         }
         let kind: Kind
 
@@ -79,6 +81,9 @@ extension GraphicsContext {
         /// onto the drawn item's bounding rect.
         public static func style<S: ShapeStyle>(_ style: S) -> Shading { style.shading }
 
+        /// A copy of what is already drawn under the item (the destination before this draw).
+        public static var backdrop: Shading { Shading(kind: .backdrop) }
+
         /// Multi-level shading; level 0 is used for ordinary drawing. An empty array draws nothing.
         public static func palette(_ array: [Shading]) -> Shading { Shading(kind: .palette(array)) }
 
@@ -98,6 +103,7 @@ extension GraphicsContext {
             case .style(let s): return ".style(\(s))"
             case .palette(let l): return ".palette([\(l.map(\.description).joined(separator: ", "))])"
             case .tiledImage(let t): return ".tiledImage(origin: \(fmt(t.origin)), sourceRect: \(t.sourceRect), scale: \(fmt(t.scale)))"
+            case .backdrop: return ".backdrop"
             }
         }
     }

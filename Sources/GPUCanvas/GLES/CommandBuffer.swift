@@ -245,6 +245,8 @@ struct CompositeInstance {
         case sourceRed = 4
         /// The bound image, sampled with `image.glsl`'s rule; its parameters are the paint-data row.
         case image = 5
+        /// The destination before the draw (a shader-blended program only: it reads the destination).
+        case backdrop = 6
     }
 }
 

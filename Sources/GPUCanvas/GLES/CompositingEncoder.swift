@@ -433,7 +433,7 @@ final class CompositingEncoder {
                     imageSlots[i.identity] = images.count
                     images.append(i.pixels)
                 }
-            case .solid:
+            case .solid, .backdrop:
                 break
             }
             return
@@ -457,11 +457,17 @@ final class CompositingEncoder {
             row = nextPaintRow
             nextPaintRow += 1
             image = .image(imageSlots[i.identity]!)
+        case .backdrop:
+            paint = .backdrop
+            color = SIMD4(repeating: d.opacity)
         }
         var state = CompositeState(maskPage: maskPage(d.clip), source: nil)
         state.image = image
+        // The backdrop is the destination: only the shader-blended programs read it, in any blend mode.
+        let p = paint == .backdrop ? (route == .framebufferFetch ? Pipeline.compositeFetch : .compositeCopy)
+            : pipeline(for: d.blend)
         emitBands(shape, offset: (0, 0), paint: paint, row: row, color: color, blend: d.blend, clip: d.clip,
-                  pipeline: pipeline(for: d.blend), state: state)
+                  pipeline: p, state: state)
     }
 
     private func pushLayer(_ box: PixelRect) {

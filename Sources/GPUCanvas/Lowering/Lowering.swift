@@ -92,6 +92,8 @@ enum LoweredPaint {
     case gradient(GradientPaint)
     /// Sampled per pixel centre.
     case image(LoweredImage)
+    /// The destination pixel before the draw.
+    case backdrop
 }
 
 /// How a layer is composited into its parent when it closes.
@@ -492,6 +494,8 @@ private struct Builder {
             return try GradientResolution.resolve(u.bound(to: d.path.boundingRect),
                                                   transform: d.transform.concatenating(target.deviceTransform),
                                                   colorMode: colorMode, drawNumber: d.number).map { .gradient($0) }
+        case .backdrop:
+            return .backdrop
         case .image(let i):
             return try ImageResolution.resolve(i, transform: d.transform.concatenating(target.deviceTransform),
                                                decodesSRGB: colorMode != .nonLinear,

@@ -112,6 +112,8 @@ indirect enum Paint: Sendable, Equatable {
     case styleGradient(UnitGradient)
     /// An image (`draw(_:in:)`, `tiledImage`), or a template image's alpha filled with a tint.
     case image(ImagePaint)
+    /// The destination under the draw, as it was before the draw (`Shading.backdrop`).
+    case backdrop
 }
 
 /// The compositing state a draw or layer was issued under.

@@ -108,6 +108,7 @@ extension Paint: CustomStringConvertible {
             if let src = i.image.content.source { s += " \(src)" }
             if let t = i.tint { s += " template \(t)" }
             return s
+        case .backdrop: return "backdrop"
         }
     }
 }

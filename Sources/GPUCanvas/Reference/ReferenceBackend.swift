@@ -157,7 +157,8 @@ struct ReferenceFrameRenderer {
             for x in lo ..< hi {
                 let c = rowCoverage[x - box.x]
                 guard c > 0 else { continue }
-                let src = Self.shade(paint, x: x, y: y) * opacity
+                // The backdrop is the destination as it is before this draw (each pixel is read before it is written).
+                let src = (paint.isBackdrop ? surface.color(x: x, y: y) : Self.shade(paint, x: x, y: y)) * opacity
                 ReferenceCompositor.blend(blend, source: src, coverage: c, into: &surface, x: x, y: y)
             }
         }
@@ -175,6 +176,7 @@ struct ReferenceFrameRenderer {
         case .solid(let c): return SIMD4(c.r, c.g, c.b, c.a)
         case .gradient(let g): return g.color(at: SIMD2(Double(x) + 0.5, Double(y) + 0.5))
         case .image(let i): return i.color(at: SIMD2(Double(x) + 0.5, Double(y) + 0.5))
+        case .backdrop: return .zero  // read from the surface by the caller
         }
     }
 
@@ -254,5 +256,12 @@ extension Polygons {
             for i in contourRange(c) { p.append(points[i]) }
         }
         return p
+    }
+}
+
+extension LoweredPaint {
+    var isBackdrop: Bool {
+        if case .backdrop = self { return true }
+        return false
     }
 }

@@ -199,6 +199,8 @@ private func encode(_ paint: Paint, mode: ColorRenderingMode) -> String {
         return encode(g)
     case .styleGradient(let g):
         return encode(g)
+    case .backdrop:
+        return "\"backdrop\""
     case .image:
         // Scene files name images in `resources`; an image drawn from code is not written out (yet). The key
         // below makes loading the document fail at this spot rather than draw something else.

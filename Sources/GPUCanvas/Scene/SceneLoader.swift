@@ -459,9 +459,10 @@ private enum SceneDecoder {
     static func shading(_ n: Node) throws -> Shading {
         switch n.value {
         case .string(let s):
+            if s == "backdrop" { return .backdrop }
             guard s == "foreground" else {
-                throw n.error("expected a shading ({\"color\": …}, a gradient, {\"style\": …}, {\"palette\": […]} "
-                              + "or \"foreground\"), got \(jsonQuoted(s))")
+                throw n.error("expected a shading ({\"color\": …}, a gradient, {\"style\": …}, {\"palette\": […]}, "
+                              + "\"foreground\" or \"backdrop\"), got \(jsonQuoted(s))")
             }
             return .foreground
         case .object(let raw):

@@ -15,6 +15,7 @@
 #define PAINT_SOURCE_ALPHA 3
 #define PAINT_SOURCE_RED 4
 #define PAINT_IMAGE 5
+#define PAINT_BACKDROP 6
 
 uniform highp sampler2D u_atlas;
 uniform highp sampler2D u_paintData;
@@ -102,7 +103,6 @@ void main() {
     o_color = vec4(v_mode.y == 1 ? 1.0 - v : v);
 #else
     float c = compositeCoverage() * compositeClip(device);
-    vec4 src = compositePaint(device);
 #if defined(COMPOSITE_FETCH) || defined(COMPOSITE_COPY)
 #ifdef COMPOSITE_FETCH
     vec4 dst = o_color;
@@ -112,13 +112,18 @@ void main() {
     if (c == 0.0) discard;
     vec4 dst = texelFetch(u_destination, ivec2(gl_FragCoord.xy), 0);
 #endif
+#if defined(PAINT_KIND) && PAINT_KIND == PAINT_BACKDROP
+    vec4 src = dst * v_color;
+#else
+    vec4 src = compositePaint(device);
+#endif
 #ifdef BLEND_MODE
     o_color = dst + c * (blendMode(BLEND_MODE, src, dst) - dst);
 #else
     o_color = dst + c * (blendMode(v_clipUVBlend.z, src, dst) - dst);
 #endif
 #else
-    o_color = src * c;
+    o_color = compositePaint(device) * c;
 #endif
 #endif
 }
