@@ -4,7 +4,7 @@ import XCTest
 /// Clips (`clip(to:)` with both fill rules, `antialiased`, `.inverse`, nesting), `clipToLayer` masks and
 /// `drawLayer` groups: analytic pixels on the reference, and every GLES form (both path strategies, the raster
 /// atlas's R8 form, both blend routes) equal to it within DESIGN.md's bar.
-final class ClipAndLayerTests: XCTestCase {
+final class ClipAndLayerTests: XCTestCase, ComparesBackends {
     typealias Draw = @Sendable (inout GraphicsContext, CGSize) -> Void
 
     /// One 8-bit step: an exact answer's rounding may land on either side of a half.
@@ -14,40 +14,7 @@ final class ClipAndLayerTests: XCTestCase {
     static let blue = PixelRGBA8(r: 0, g: 122, b: 255, a: 255)
     static let clear = PixelRGBA8(r: 0, g: 0, b: 0, a: 0)
 
-    /// The reference and every GLES form, with clips and layers let through the lowering.
-    func renderers() throws -> [(String, CanvasRenderer)] {
-        var list = [("reference", try CanvasRenderer(backend: .reference, features: .all))]
-        let forms: [(String, GLESOptions)] = [
-            ("raster-atlas", GLESOptions(device: .mesa, pathStrategy: .rasterAtlas)),
-            ("raster-atlas-r8", GLESOptions(device: .mesa, pathStrategy: .rasterAtlas, paintAtlas: false)),
-            ("gpu-tessellation", GLESOptions(device: .mesa, pathStrategy: .gpuTessellation)),
-            ("raster-atlas-copy", GLESOptions(device: .mesa, pathStrategy: .rasterAtlas, blendRoute: .destinationCopy)),
-        ]
-        for (name, o) in forms { list.append((name, try CanvasRenderer(backend: .gles(o), features: .all))) }
-        return list
-    }
-
-    /// Renders on every backend, checks each GLES image against the reference, returns the reference's.
-    @discardableResult
-    func render(_ w: CGFloat, _ h: CGFloat, scale: CGFloat = 1, file: StaticString = #filePath, line: UInt = #line,
-                _ draw: Draw) throws -> RasterImage {
-        let all = try renderers()
-        let images = try all.map { try $0.1.render(size: CGSize(width: w, height: h), scale: scale, draw) }
-        for (i, image) in images.enumerated().dropFirst() {
-            let d = image.difference(from: images[0])
-            XCTAssertTrue(d.meetsDefaultBar, "\(all[i].0): maxDiff \(d.maxDiff), over2 \(d.over2)", file: file, line: line)
-        }
-        return images[0]
-    }
-
-    func assertPixel(_ image: RasterImage, _ x: Int, _ y: Int, _ expected: PixelRGBA8, tolerance: Int = rounding,
-                     file: StaticString = #filePath, line: UInt = #line) {
-        let p = image.pixel(x: x, y: y)
-        let d = max(abs(Int(p.r) - Int(expected.r)), abs(Int(p.g) - Int(expected.g)),
-                    abs(Int(p.b) - Int(expected.b)), abs(Int(p.a) - Int(expected.a)))
-        XCTAssertLessThanOrEqual(d, tolerance, "pixel (\(x), \(y)) = \(p), expected \(expected)", file: file, line: line)
-    }
-
+    func renderers() throws -> [(name: String, renderer: CanvasRenderer)] { try BackendComparison.renderers() }
     /// Seed S03: the filled ellipse clipped to the top-left quadrant.
     func testEllipseClippedToQuadrant() throws {
         let img = try render(300, 200) { ctx, size in

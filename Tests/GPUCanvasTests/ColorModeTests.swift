@@ -10,34 +10,15 @@ final class ColorModeTests: XCTestCase {
     /// One 8-bit step: the final encoding rounds once; half floats keep 11 bits, far below a step.
     static let rounding = 1
 
-    func renderers() throws -> [(String, CanvasRenderer)] {
-        var list = [("reference", try CanvasRenderer(backend: .reference))]
-        for (name, o) in [("raster-atlas", GLESOptions(device: .mesa, pathStrategy: .rasterAtlas)),
-                          ("gpu-tessellation", GLESOptions(device: .mesa, pathStrategy: .gpuTessellation)),
-                          ("raster-atlas-copy", GLESOptions(device: .mesa, pathStrategy: .rasterAtlas,
-                                                            blendRoute: .destinationCopy))] {
-            list.append((name, try CanvasRenderer(backend: .gles(o))))
-        }
-        return list
-    }
-
     @discardableResult
     func render(_ mode: ColorRenderingMode, _ w: CGFloat = 8, _ h: CGFloat = 4, file: StaticString = #filePath,
                 line: UInt = #line, _ draw: Draw) throws -> RasterImage {
-        let all = try renderers()
-        let images = try all.map { try $0.1.render(size: CGSize(width: w, height: h), colorMode: mode, draw) }
-        for (i, image) in images.enumerated().dropFirst() {
-            let d = image.difference(from: images[0])
-            XCTAssertTrue(d.meetsDefaultBar, "\(mode) \(all[i].0): \(d)", file: file, line: line)
-        }
-        return images[0]
+        try BackendComparison.render(w, h, colorMode: mode, file: file, line: line, draw)
     }
 
     func assertPixel(_ image: RasterImage, _ x: Int, _ y: Int, _ e: PixelRGBA8, file: StaticString = #filePath,
                      line: UInt = #line) {
-        let p = image.pixel(x: x, y: y)
-        let d = max(abs(Int(p.r) - Int(e.r)), abs(Int(p.g) - Int(e.g)), abs(Int(p.b) - Int(e.b)), abs(Int(p.a) - Int(e.a)))
-        XCTAssertLessThanOrEqual(d, Self.rounding, "pixel (\(x), \(y)) = \(p), expected \(e)", file: file, line: line)
+        BackendComparison.assertPixel(image, x, y, e, tolerance: Self.rounding, file: file, line: line)
     }
 
     /// Black at 50 % over white: 128 when blending encoded values, 188 (= encode(0.5)) in linear light.

@@ -3,45 +3,14 @@ import XCTest
 
 /// Gradient shadings and the 28 blend modes: analytic pixels on the reference, and every GLES form (both
 /// path strategies, the raster atlas's R8 form, both blend routes) equal to it within DESIGN.md's bar.
-final class GradientAndBlendTests: XCTestCase {
+final class GradientAndBlendTests: XCTestCase, ComparesBackends {
     typealias Draw = @Sendable (inout GraphicsContext, CGSize) -> Void
 
     /// Two 8-bit steps: a gradient's colour at a pixel centre is exact to rounding, and the stop colours are
     /// themselves 8-bit values, so an interpolated channel may land one step either side.
     static let gradientTolerance = 2
-
-    func renderers() throws -> [(String, CanvasRenderer)] {
-        var list = [("reference", try CanvasRenderer(backend: .reference))]
-        let forms: [(String, GLESOptions)] = [
-            ("raster-atlas", GLESOptions(device: .mesa, pathStrategy: .rasterAtlas)),
-            ("raster-atlas-r8", GLESOptions(device: .mesa, pathStrategy: .rasterAtlas, paintAtlas: false)),
-            ("gpu-tessellation", GLESOptions(device: .mesa, pathStrategy: .gpuTessellation)),
-            ("raster-atlas-copy", GLESOptions(device: .mesa, pathStrategy: .rasterAtlas, blendRoute: .destinationCopy)),
-            ("gpu-tessellation-copy", GLESOptions(device: .mesa, pathStrategy: .gpuTessellation, blendRoute: .destinationCopy)),
-        ]
-        for (name, o) in forms { list.append((name, try CanvasRenderer(backend: .gles(o)))) }
-        return list
-    }
-
-    @discardableResult
-    func render(_ w: CGFloat, _ h: CGFloat, scale: CGFloat = 1, file: StaticString = #filePath, line: UInt = #line,
-                _ draw: Draw) throws -> RasterImage {
-        let all = try renderers()
-        let images = try all.map { try $0.1.render(size: CGSize(width: w, height: h), scale: scale, draw) }
-        for (i, image) in images.enumerated().dropFirst() {
-            let d = image.difference(from: images[0])
-            XCTAssertTrue(d.meetsDefaultBar, "\(all[i].0): maxDiff \(d.maxDiff), over2 \(d.over2)", file: file, line: line)
-        }
-        return images[0]
-    }
-
-    func assertPixel(_ image: RasterImage, _ x: Int, _ y: Int, _ expected: PixelRGBA8, tolerance: Int,
-                     file: StaticString = #filePath, line: UInt = #line) {
-        let p = image.pixel(x: x, y: y)
-        let d = max(abs(Int(p.r) - Int(expected.r)), abs(Int(p.g) - Int(expected.g)),
-                    abs(Int(p.b) - Int(expected.b)), abs(Int(p.a) - Int(expected.a)))
-        XCTAssertLessThanOrEqual(d, tolerance, "pixel (\(x), \(y)) = \(p), expected \(expected)", file: file, line: line)
-    }
+    /// Solid colours blended by formula: one 8-bit step either side of an exact answer.
+    static let rounding = 1
 
     /// Seed S06: a rounded rectangle stroked blue 25 pt, then filled with a green → blue linear gradient from
     /// its top-left to its bottom-right corner.

@@ -4,7 +4,7 @@ import XCTest
 /// Images: `draw(_:in:)`, `draw(_:at:anchor:)`, `tiledImage`, templates, interpolation, images from files,
 /// data and renderer closures, and unreadable images. Analytic pixels on the reference; every GLES form equal
 /// to it within DESIGN.md's bar.
-final class ImageDrawingTests: XCTestCase {
+final class ImageDrawingTests: XCTestCase, ComparesBackends {
     typealias Draw = @Sendable (inout GraphicsContext, CGSize) -> Void
 
     /// One 8-bit step: bilinear weights are exact in both backends, the final rounding may differ by one.
@@ -13,36 +13,6 @@ final class ImageDrawingTests: XCTestCase {
     /// 2×2: red, green / blue, white, opaque.
     static let quad = RasterImage(width: 2, height: 2, pixels: [255, 0, 0, 255, 0, 255, 0, 255,
                                                                  0, 0, 255, 255, 255, 255, 255, 255])
-
-    func renderers() throws -> [(String, CanvasRenderer)] {
-        var list = [("reference", try CanvasRenderer(backend: .reference))]
-        for (name, o) in [("raster-atlas", GLESOptions(device: .mesa, pathStrategy: .rasterAtlas)),
-                          ("gpu-tessellation", GLESOptions(device: .mesa, pathStrategy: .gpuTessellation)),
-                          ("raster-atlas-copy", GLESOptions(device: .mesa, pathStrategy: .rasterAtlas,
-                                                            blendRoute: .destinationCopy))] {
-            list.append((name, try CanvasRenderer(backend: .gles(o))))
-        }
-        return list
-    }
-
-    @discardableResult
-    func render(_ w: CGFloat, _ h: CGFloat, scale: CGFloat = 1, file: StaticString = #filePath, line: UInt = #line,
-                _ draw: Draw) throws -> RasterImage {
-        let all = try renderers()
-        let images = try all.map { try $0.1.render(size: CGSize(width: w, height: h), scale: scale, draw) }
-        for (i, image) in images.enumerated().dropFirst() {
-            let d = image.difference(from: images[0])
-            XCTAssertTrue(d.meetsDefaultBar, "\(all[i].0): maxDiff \(d.maxDiff), over2 \(d.over2)", file: file, line: line)
-        }
-        return images[0]
-    }
-
-    func assertPixel(_ image: RasterImage, _ x: Int, _ y: Int, _ e: PixelRGBA8, tolerance: Int = rounding,
-                     file: StaticString = #filePath, line: UInt = #line) {
-        let p = image.pixel(x: x, y: y)
-        let d = max(abs(Int(p.r) - Int(e.r)), abs(Int(p.g) - Int(e.g)), abs(Int(p.b) - Int(e.b)), abs(Int(p.a) - Int(e.a)))
-        XCTAssertLessThanOrEqual(d, tolerance, "pixel (\(x), \(y)) = \(p), expected \(e)", file: file, line: line)
-    }
 
     func testDrawAtNaturalSizeCopiesPixels() throws {
         let img = try render(6, 4) { ctx, _ in

@@ -85,77 +85,39 @@ final class TessellationStrategy: PathStrategy {
         return set
     }
 
+    /// The fast path: `coverage` (accumulation passes), then per batch one cover draw of its pieces with each
+    /// path's colour, source-over into the frame.
     func encode(_ paths: [PreparedPath], stores: [Polygons], frame: FrameEncoding,
                 into cb: inout CommandBuffer, timings: inout GLESFrameTimings) throws {
         guard !paths.isEmpty else { return }
-        let layout = AtlasLayout(paths: paths, width: atlasWidth, maxHeight: atlasMaxHeight,
-                                 maxPiece: (atlasWidth / 2, atlasMaxHeight / 2))
-        var maxUsed = 0
-        for b in layout.batches { maxUsed = max(maxUsed, b.usedHeight) }
-        cb.declare(.atlas(0), TextureDesc(width: atlasWidth, height: maxUsed, format: .r32f))
-
-        // Segments of every piece, batch by batch.
-        segments.removeAll(keepingCapacity: true)
-        var batchSegments: [Range<Int>] = []
-        for batch in layout.batches {
-            let start = segments.count
-            for i in batch.pieces {
-                let piece = layout.pieces[i]
-                let p = paths[piece.path]
-                appendSegments(stores[p.store], contours: p.contours, piece: piece, antialiased: p.antialiased)
-            }
-            batchSegments.append(start ..< segments.count)
+        let set = coverage(paths, stores: stores, into: &cb)
+        var bandPath = [Int](repeating: 0, count: set.bands.count)
+        for (p, r) in set.shapeBands.enumerated() { for b in r { bandPath[b] = p } }
+        let coverBytes = set.bands.count * CoverInstance.stride
+        let coverOffset = cb.reserveInstances(set.bands.count, pipeline: .tessCover)
+        let staging = cb.reserveStaging(coverBytes)
+        let records = (cb.staging.base + staging).bindMemory(to: CoverInstance.self, capacity: set.bands.count)
+        var batchBands = [Range<Int>](repeating: 0 ..< 0, count: set.batches.count)
+        for (i, band) in set.bands.enumerated() {
+            let c = paths[bandPath[i]].color
+            cb.coveredPixels += Int(band.w) * Int(band.h)
+            records[i] = CoverInstance(x: band.x, y: band.y, w: band.w, h: band.h, u: band.u, v: band.v, rule: band.rule,
+                                       r: c.r, g: c.g, b: c.b, a: c.a)
+            let b = Int(band.batch)
+            batchBands[b] = batchBands[b].isEmpty ? i ..< i + 1 : batchBands[b].lowerBound ..< i + 1
         }
-
-        // Staging mirrors the instance buffer: segment records, then cover records.
-        let segmentBytes = segments.count * SegmentInstance.stride
-        let coverBytes = layout.pieces.count * CoverInstance.stride
-        let segmentOffset = cb.reserveInstances(segments.count, pipeline: .tessAccumulate)
-        let coverOffset = cb.reserveInstances(layout.pieces.count, pipeline: .tessCover)
-        let staging = cb.reserveStaging(coverOffset + coverBytes)
-        do {
-            let base = cb.staging.base + staging
-            segments.withUnsafeBytes { s in
-                if segmentBytes > 0 { (base + segmentOffset).copyMemory(from: s.baseAddress!, byteCount: segmentBytes) }
-            }
-            let records = (base + coverOffset).bindMemory(to: CoverInstance.self, capacity: layout.pieces.count)
-            for (i, piece) in layout.pieces.enumerated() {
-                let p = paths[piece.path]
-                cb.coveredPixels += piece.rect.area
-                records[i] = CoverInstance(x: Int16(piece.rect.x), y: Int16(piece.rect.y),
-                                           w: Int16(piece.rect.width), h: Int16(piece.rect.height),
-                                           u: Int16(piece.atlasX), v: Int16(piece.atlasY), rule: p.rule.rawValue,
-                                           r: p.color.r, g: p.color.g, b: p.color.b, a: p.color.a)
-            }
-        }
-
-        for (b, batch) in layout.batches.enumerated() {
-            var pass = RenderPass(target: .atlas(0), load: .clear(.transparent),
-                                  clearRect: TexelRect(x: 0, y: 0, width: atlasWidth, height: batch.usedHeight),
-                                  store: .store)
+        for (b, batch) in set.batches.enumerated() {
+            guard var pass = batch.pass else { continue }
             if b == 0 {
-                if segmentBytes > 0 {
-                    pass.commands.append(.uploadInstances(range: staging + segmentOffset ..< staging + segmentOffset + segmentBytes,
-                                                          bufferOffset: segmentOffset, count: segments.count,
-                                                          pipeline: .tessAccumulate))
-                }
-                pass.commands.append(.uploadInstances(range: staging + coverOffset ..< staging + coverOffset + coverBytes,
-                                                      bufferOffset: coverOffset, count: layout.pieces.count,
-                                                      pipeline: .tessCover))
-            }
-            let segs = batchSegments[b]
-            if !segs.isEmpty {
-                pass.commands.append(.bindPipeline(.tessAccumulate))
-                pass.commands.append(.draw(instanceCount: segs.count,
-                                           bufferOffset: segmentOffset + segs.lowerBound * SegmentInstance.stride,
-                                           pipeline: .tessAccumulate))
+                pass.commands.insert(.uploadInstances(range: staging ..< staging + coverBytes, bufferOffset: coverOffset,
+                                                      count: set.bands.count, pipeline: .tessCover), at: 0)
             }
             cb.passes.append(pass)
             let f = frame.framePass(in: &cb)
             cb.passes[f].commands.append(.bindPipeline(.tessCover))
             cb.passes[f].commands.append(.bindTexture(unit: 0, .atlas(0)))
-            cb.passes[f].commands.append(.draw(instanceCount: batch.pieces.count,
-                                               bufferOffset: coverOffset + batch.pieces.lowerBound * CoverInstance.stride,
+            cb.passes[f].commands.append(.draw(instanceCount: batchBands[b].count,
+                                               bufferOffset: coverOffset + batchBands[b].lowerBound * CoverInstance.stride,
                                                pipeline: .tessCover))
         }
     }
