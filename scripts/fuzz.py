@@ -388,7 +388,8 @@ class Gen:
         n = r.randint(1, 5)
         if r.random() < 0.5:
             return {"colors": [self.color() for _ in range(n)]}
-        return {"stops": [[num(round(r.uniform(-0.2, 1.2), 3)), self.color()] for _ in range(n)]}
+        # Locations in 0…1, the range the format allows (docs/scene-format.md); unsorted and repeated ones are fine.
+        return {"stops": [[num(round(r.uniform(0, 1), 3)), self.color()] for _ in range(n)]}
 
     def gradient_options(self, s):
         r = self.r
