@@ -34,8 +34,10 @@ conformance tests reach them through the API).
 
 Generator features (--features): `default` is what both backends draw today (fill, stroke, state ops, copy
 scopes, the opaque key, clip, layer, clipToLayer, blendMode (all 28 names), gradient (linear/radial/conic
-shadings), colorMode (linear, extendedLinear)). The others are written and switched off until the renderers
-learn them: filter, image (PNG resources, image op, tiledImage shading), text, symbol. Adding one is one
+shadings), colorMode (linear, extendedLinear), image (pngBase64 resources with the `template`,
+`interpolation` and `scale` keys, the image op with `in` or `at`/`anchor`, a template's colour `shading`, the
+tiledImage shading)). The others are written and switched off until the renderers learn them: filter, text,
+symbol. Adding one is one
 generator method and one line in FEATURES. The `atlas-copy` form draws blend modes through a destination copy
 (`--blend-route destination-copy`), the route GPUs without framebuffer fetch take.
 """
@@ -387,7 +389,8 @@ class Gen:
         n = r.randint(1, 5)
         if r.random() < 0.5:
             return {"colors": [self.color() for _ in range(n)]}
-        return {"stops": [[num(round(r.uniform(-0.2, 1.2), 3)), self.color()] for _ in range(n)]}
+        # Locations in 0…1, the range the format allows (docs/scene-format.md); unsorted and repeated ones are fine.
+        return {"stops": [[num(round(r.uniform(0, 1), 3)), self.color()] for _ in range(n)]}
 
     def gradient_options(self, s):
         r = self.r
@@ -408,13 +411,21 @@ class Gen:
         return self.gradient_options(s)
 
     def image_name(self):
-        """A small PNG resource (generated in memory, stored as pngBase64), created on first use."""
+        """A small PNG resource (generated in memory, stored as pngBase64), created on first use, sometimes
+        with the project's extension keys: `template`, `interpolation`, `scale`."""
         r = self.r
         if not self.images or r.random() < 0.3:
             name = "img%d" % len(self.images)
             w, h = r.randint(1, 8), r.randint(1, 8)
             pixels = bytes(r.randrange(256) for _ in range(w * h * 4))
-            self.images[name] = {"pngBase64": base64.b64encode(png_bytes(w, h, pixels)).decode()}
+            entry = {"pngBase64": base64.b64encode(png_bytes(w, h, pixels)).decode()}
+            if r.random() < 0.25:
+                entry["template"] = True
+            if r.random() < 0.3:
+                entry["interpolation"] = r.choice(["none", "low", "medium", "high"])
+            if r.random() < 0.2:
+                entry["scale"] = num(r.choice([0.5, 1.5, 2, 3, round(r.uniform(0.2, 4), 2)]))
+            self.images[name] = entry
             return name
         return r.choice(sorted(self.images))
 
@@ -599,7 +610,18 @@ class Gen:
         return c
 
     def op_image(self, depth):
-        return self.placement({"op": "image", "image": self.image_name()})
+        r = self.r
+        name = self.image_name()
+        c = self.placement({"op": "image", "image": name})
+        if "in" in c:
+            if r.random() < 0.2:
+                c["eoFill"] = r.random() < 0.5
+            if r.random() < 0.2:
+                c["antialiased"] = r.random() < 0.3
+        # A template image's fill: a colour (a gradient fill is rejected by both renderers alike).
+        if self.images[name].get("template") and r.random() < 0.7:
+            c["shading"] = self.shading_color()
+        return c
 
     def op_text(self, depth):
         r = self.r
@@ -658,7 +680,7 @@ FEATURES = [
 SCOPES = {"copy", "layer", "clipToLayer", "symbol"}
 ALL_FEATURES = sorted({f for f, _, _, _ in FEATURES})
 DEFAULT_FEATURES = ["fill", "stroke", "state", "copy", "opaque", "clip", "layer", "clipToLayer", "blendMode",
-                    "gradient", "colorMode"]
+                    "gradient", "colorMode", "image"]
 
 
 def scene_for(seed, index, features):
@@ -1445,9 +1467,12 @@ def self_test():
 
     def wide(d):
         return valid(d) and any(isinstance(c.get("lineWidth"), (int, float)) and c["lineWidth"] > 50 for c in strokes(d))
+    # The features are spelled out (the default set before images were added) so that this search finds the
+    # scene it was written for, whatever DEFAULT_FEATURES becomes.
     doc = None
     for i in range(200):
-        d = scene_for(7, i, DEFAULT_FEATURES)
+        d = scene_for(7, i, ["fill", "stroke", "state", "copy", "opaque", "clip", "layer", "clipToLayer", "blendMode",
+                             "gradient"])
         if wide(d) and len(json.dumps(d)) > 1500 and any(c.get("op") == "copy" for c in d["commands"]):
             doc = d
             break
@@ -1522,9 +1547,9 @@ def self_test():
     for i in range(300):
         d = scene_for(5, i, DEFAULT_FEATURES)
         default_ops.update(c["op"] for c in all_commands(d))
-        check("resources" not in d, "default scenes use only what renders today")
+        check("symbols" not in d.get("resources", {}), "default scenes use only what renders today")
     check(default_ops == {"fill", "stroke", "opacity", "translate", "scale", "rotate", "concatenate", "transform",
-                          "blendMode", "copy", "clip", "layer", "clipToLayer"}, "default ops: %s" % sorted(default_ops))
+                          "blendMode", "copy", "clip", "layer", "clipToLayer", "image"}, "default ops: %s" % sorted(default_ops))
     check(verdict_words("not supported yet: blend mode .multiply (draw #0)")
           == verdict_words("not supported yet: draw #0: blend mode .multiply on the GLES backend (only .normal is drawn yet)"),
           "backend words are dropped from error messages")

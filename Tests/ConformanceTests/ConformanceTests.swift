@@ -95,6 +95,15 @@ struct ConformanceTests {
                          "combo-clip-layer-opacity", "edge-gradients-bleed"] {
             #expect(Catalogue.names.contains(required), "missing catalogue scene \(required)")
         }
+        // Images: resources.images, the image op and the tiledImage shading.
+        for required in ["image-scaled-up-bilinear", "image-scaled-up-nearest", "image-scaled-down",
+                         "image-rotated-bilinear", "image-rotated-nearest", "image-skewed-and-mirrored",
+                         "image-natural-size-subpixel-offsets", "image-at-anchors-retina", "image-template-tinted",
+                         "image-tiled-sourceRect-scale-origin-rotated", "image-tiled-nearest-under-scale",
+                         "image-tiled-strokes", "image-under-clips", "image-under-cliptolayer-mask",
+                         "image-in-layers-with-opacity", "image-blend-modes", "image-translucent"] {
+            #expect(Catalogue.names.contains(required), "missing catalogue scene \(required)")
+        }
         // Every blend mode over a translucent gradient backdrop.
         for mode in ["normal", "multiply", "screen", "overlay", "darken", "lighten", "colorDodge", "colorBurn",
                      "softLight", "hardLight", "difference", "exclusion", "hue", "saturation", "color", "luminosity",

@@ -6,11 +6,14 @@ Every scene is rendered by the reference and by each GLES path strategy and comp
 The scenes are inputs, not expected pictures; nothing here says what the pixels should be.
 Scenes in PENDING (known renderer bugs) are left out unless run with `--include-pending`.
 """
+import base64
 import json
 import math
 import os
 import random
+import struct
 import sys
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "scenes")
@@ -779,13 +782,205 @@ scene("stack-translucent-60", [fill({"rect": [0, 0, 64, 64]}, "#FFFFFF")]
          for i in range(60)], size=(64, 64))
 
 
+# --- images: resources.images (pngBase64), the image op, the tiledImage shading --------------------------
+# The PNGs are made here, deterministically (fixed formulas and seeds), by a minimal encoder: 8-bit RGBA,
+# straight alpha, filter 0 on every row, one IDAT.
+def png_bytes(w, h, rgba):
+    def chunk(tag, data):
+        return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data) & 0xFFFFFFFF)
+    assert len(rgba) == w * h * 4
+    raw = b"".join(b"\0" + bytes(rgba[y * w * 4:(y + 1) * w * 4]) for y in range(h))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 6, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
+
+
+def png_image(w, h, pixel, **keys):
+    """A resources.images entry: `pixel(x, y)` → (r, g, b, a) straight alpha, plus the extension keys."""
+    rgba = []
+    for y in range(h):
+        for x in range(w):
+            rgba.extend(int(round(max(0, min(255, c)))) for c in pixel(x, y))
+    entry = {"pngBase64": base64.b64encode(png_bytes(w, h, rgba)).decode("ascii")}
+    entry.update(keys)
+    return entry
+
+
+def checker_px(x, y):
+    """8×8: four coloured quadrants, each a 2-pixel checker of its colour and white; opaque."""
+    base = [(220, 40, 30), (30, 150, 60), (40, 70, 210), (230, 180, 20)][(y >= 4) * 2 + (x >= 4)]
+    return base + (255,) if (x // 2 + y // 2) % 2 == 0 else (245, 245, 245, 255)
+
+
+def smooth_px(x, y):
+    """64×64: smooth colour ramps with a diagonal alpha ramp and a ring (scaled-down sampling)."""
+    d = math.hypot(x - 31.5, y - 31.5)
+    ring = 255 if 18 < d < 24 else 0
+    return (4 * x, 4 * y, max(ring, 255 - 4 * x), 90 + int(165 * (x + y) / 126))
+
+
+def icon_px(x, y):
+    """12×12: a soft disc with a hole (a template's alpha); colour that templates ignore."""
+    d = math.hypot(x - 5.5, y - 5.5)
+    a = max(0.0, min(1.0, 5.6 - d)) * (0.0 if d < 2 else 1.0)
+    return (x * 20, 200, 255 - y * 20, 255 * a)
+
+
+_rng = random.Random(20261125)
+_odd = [(_rng.randrange(256), _rng.randrange(256), _rng.randrange(256), _rng.choice([255, 255, 200, 120, 40, 0]))
+        for _ in range(5 * 3)]
+
+
+def odd_px(x, y):
+    """5×3 seeded random colours, some translucent or clear."""
+    return _odd[y * 5 + x]
+
+
+def tile_px(x, y):
+    """6×4: a brick: mortar lines on the top row and the left column of the upper half, the right of the lower."""
+    mortar = y == 0 or (y < 2 and x == 0) or (y >= 2 and x == 3)
+    return (200, 200, 190, 255) if mortar else (170 + 10 * x, 60 + 8 * y, 40, 255)
+
+
+IMAGES = {
+    "checker": png_image(8, 8, checker_px),
+    "checkerNearest": png_image(8, 8, checker_px, interpolation="none"),
+    "smooth": png_image(64, 64, smooth_px),
+    "smoothNearest": png_image(64, 64, smooth_px, interpolation="none"),
+    "icon": png_image(12, 12, icon_px, template=True),
+    "odd": png_image(5, 3, odd_px),
+    "oddRetina": png_image(5, 3, odd_px, scale=2),
+    "smoothHiDPI": png_image(64, 64, smooth_px, scale=4),
+    "tile": png_image(6, 4, tile_px),
+    "tileNearest": png_image(6, 4, tile_px, interpolation="none"),
+}
+
+
+def image_scene(name, commands, **kw):
+    """A scene whose resources hold the images its commands name (only those)."""
+    text = json.dumps(commands)
+    used = {k: v for k, v in IMAGES.items() if '"%s"' % k in text}
+    assert used, name
+    scene(name, commands, resources={"images": used}, **kw)
+
+
+def image_in(name, rect, eo=False, aa=True, shading=None):
+    c = {"op": "image", "image": name, "in": list(rect)}
+    if eo:
+        c["eoFill"] = True
+    if not aa:
+        c["antialiased"] = False
+    if shading is not None:
+        c["shading"] = shading
+    return c
+
+
+def image_at(name, point, anchor=None, shading=None):
+    c = {"op": "image", "image": name, "at": list(point)}
+    if anchor is not None:
+        c["anchor"] = list(anchor)
+    if shading is not None:
+        c["shading"] = shading
+    return c
+
+
+def tiled(name, origin=None, source=None, scale=None):
+    s = {"tiledImage": name}
+    if origin is not None:
+        s["origin"] = list(origin)
+    if source is not None:
+        s["sourceRect"] = list(source)
+    if scale is not None:
+        s["scale"] = scale
+    return s
+
+
+# As with gradient seams (below), nearest-neighbour scenes keep pixel centres off texel boundaries: a centre
+# exactly on one picks either texel depending on the last bit of the image coordinate (Double on the CPU,
+# Float on the GPU). A skew of [0.9, 0.3, 0.6, -0.7] at (10.5, 125) put two centres exactly on boundaries.
+GREY = fill({"rect": [0, 0, 128, 128]}, "#D8D8D8")
+image_scene("image-scaled-up-bilinear", [image_in("checker", (4.5, 4.5, 119, 119))])
+image_scene("image-scaled-up-nearest", [image_in("checkerNearest", (4.5, 4.5, 119, 119))])
+image_scene("image-scaled-nonuniform", [image_in("odd", (3.25, 10.5, 121.5, 30)), image_in("odd", (10.5, 50.3, 12.7, 74)),
+                                        image_in("checkerNearest", (40.3, 50.6, 80, 20.9))])
+image_scene("image-scaled-down", [image_in("smooth", (4.3, 4.3, 40, 40)), image_in("smooth", (50.5, 6.25, 17, 17)),
+                                  image_in("smooth", (75.1, 5.7, 9.3, 31)), image_in("smoothNearest", (4.6, 60.2, 37, 37)),
+                                  image_in("smoothNearest", (60.35, 60.45, 23, 61))])
+image_scene("image-natural-size-subpixel-offsets",
+            [image_at("odd", (8 + 13 * i + 0.1 * i, 10 + 11 * i + 0.13 * i), (0, 0)) for i in range(10)] +
+            [image_at("checker", (16 + 24 * k + 0.25 * k, 100.4 + 0.3 * k)) for k in range(5)])
+image_scene("image-at-anchors-retina", [GREY] + [image_at("smoothHiDPI" if k % 2 else "oddRetina", (20 + 25 * (k % 5), 30 + 50 * (k // 5)), a)
+                                                 for k, a in enumerate([(0, 0), (0.5, 0), (1, 0), (0, 0.5), (0.5, 0.5),
+                                                                        (1, 0.5), (0, 1), (0.5, 1), (1, 1), (1.7, -0.4)])]
+            + [image_in("oddRetina", (10.5, 95.5, 108, 25))], scale=2)
+image_scene("image-rotated-bilinear", [translate(64.3, 63.8), rotate(31), image_in("checker", (-40, -40, 80, 80)),
+                                       rotate(-76), image_in("odd", (-20.5, -12, 41, 24))])
+image_scene("image-rotated-nearest", [translate(64.3, 63.8), rotate(23.7), image_in("checkerNearest", (-45, -45, 90, 90)),
+                                      rotate(41.3), image_in("smoothNearest", (-20.5, -20.5, 41, 41))])
+image_scene("image-skewed-and-mirrored", [concat((1, 0.21, -0.43, 0.93, 40.5, 8.25)), image_in("checker", (0, 0, 64, 48)),
+                                          {"op": "transform", "value": [-1.2, 0, 0, 0.8, 124.5, 70.4]}, image_in("odd", (0, 0, 50, 60)),
+                                          {"op": "transform", "value": [0.9, 0.3, 0.6, -0.7, 10.53, 125.17]}, image_in("checkerNearest", (0, 0, 40, 40))])
+image_scene("image-template-tinted", [GREY,
+                                      image_in("icon", (4.5, 4.5, 56, 56)),
+                                      image_in("icon", (66.25, 4.75, 56, 56), shading=solid("#E04020")),
+                                      image_at("icon", (32.3, 95.6), shading=solid("#2060E080")),
+                                      copy(rotate(12), image_in("icon", (70, 60, 48, 52), shading=solid({"space": "displayP3", "rgba": [0.1, 0.8, 0.3, 0.9]}))),
+                                      copy(opacity(0.5), image_in("icon", (40, 70, 30, 30), shading=solid("purple")))])
+image_scene("image-tiled-sourceRect-scale-origin-rotated",
+            [translate(64, 64), rotate(27.5),
+             shaded_fill({"ellipse": [-58, -50, 116, 100]}, tiled("tile", origin=(3.3, -7.6), source=(0, 0, 1, 1), scale=2.5)),
+             shaded_fill({"rect": [-30, -30, 60, 60]}, tiled("checker", origin=(-30.4, -29.7), source=(0.25, 0.25, 0.5, 0.5), scale=3)),
+             shaded_fill({"rect": [-20, 32, 40, 16]}, tiled("odd", origin=(0.35, 0.6), source=(0.2, 0, 0.6, 1), scale=1.75))])
+image_scene("image-tiled-nearest-under-scale", [scale_by(1.7, 1.3), translate(0.3, 0.45),
+                                                shaded_fill({"rect": [0, 0, 72, 96]}, tiled("tileNearest", origin=(1.25, 0.75), scale=1.5)),
+                                                shaded_fill(blob(58, 60, 14), tiled("checkerNearest", origin=(44.1, 46.2), source=(0, 0, 0.5, 0.5), scale=0.7))])
+image_scene("image-tiled-strokes", [GREY, shaded_stroke({"ellipse": [14.5, 14.5, 99, 99]}, tiled("tile", scale=2), 14),
+                                    shaded_stroke({"elements": [["m", 10, 120], ["q", 64, -20, 118, 120]]}, tiled("odd", origin=(0.5, 0.25), scale=3), 7,
+                                                  cap="round", dash=[12, 6], phase=2.5)])
+image_scene("image-under-clips", [translate(6, 4), clip({"ellipse": [4.5, 6.5, 110, 100]}),
+                                  image_in("checker", (0, 0, 116, 120)),
+                                  copy(clip(star_path(58, 58, 50, 22), eo=True, inverse=True), image_in("smooth", (10.3, 10.6, 96, 96))),
+                                  copy(rotate(-20), clip({"rect": [30, 60, 50, 30]}, aa=False), image_in("odd", (20, 50, 80, 50)))])
+image_scene("image-under-cliptolayer-mask", [GREY,
+                                             mask(shaded_fill({"ellipse": [8, 8, 112, 112]},
+                                                              radial(stops((0, "black"), (0.6, "#000000B0"), (1, "#00000000")), (64, 64), 4, 56))),
+                                             image_in("checker", (0, 0, 128, 128)),
+                                             shaded_fill({"rect": [0, 90, 128, 38]}, tiled("tile", scale=2))])
+image_scene("image-mask-content-is-image", [fill({"rect": [0, 0, 128, 128]}, "#20A060"),
+                                            mask(image_in("smooth", (0, 0, 128, 128)), image_at("icon", (64, 64))),
+                                            fill({"rect": [0, 0, 128, 128]}, "#E04020")])
+image_scene("image-in-layers-with-opacity", [GREY, copy(opacity(0.7), layer(image_in("checker", (10, 10, 80, 80)), image_in("smooth", (40.5, 40.5, 80, 80)))),
+                                             copy(opacity(0.4), image_in("odd", (5, 90, 118, 33)))])
+image_scene("image-blend-modes", backdrop(128, 128) +
+            [copy(blend(m), image_in(img, (4 + 31 * (k % 4), 4 + 31 * (k // 4), 29.5, 29.5)))
+             for k, (m, img) in enumerate([("multiply", "checker"), ("screen", "smooth"), ("overlay", "odd"), ("darken", "checker"),
+                                           ("lighten", "smooth"), ("colorDodge", "odd"), ("colorBurn", "checker"), ("softLight", "smooth"),
+                                           ("hardLight", "odd"), ("difference", "checker"), ("exclusion", "smooth"), ("hue", "odd"),
+                                           ("luminosity", "checker"), ("sourceAtop", "smooth"), ("destinationOut", "odd"), ("xor", "checker")])])
+image_scene("image-blend-copy-and-clear", backdrop(96, 96) + [blend("copy"), image_in("odd", (10.5, 10.5, 50, 30)),
+                                                               blend("clear"), image_at("icon", (70, 70)),
+                                                               blend("sourceIn"), shaded_fill({"ellipse": [40, 40, 50, 50]}, tiled("tile"))],
+            size=(96, 96))
+image_scene("image-translucent", [fill({"rect": [0, 0, 128, 64]}, "#203040"), fill({"rect": [0, 64, 128, 64]}, "#F0E0D0"),
+                                  image_in("smooth", (8.5, 8.5, 111, 111)),
+                                  copy(opacity(0.45), image_in("odd", (20.25, 30.75, 88, 66))),
+                                  copy(opacity(0.8), translate(64, 64), rotate(45), image_in("oddRetina", (-30, -30, 60, 60)))])
+image_scene("image-aliased-and-evenodd", [GREY, image_in("checker", (10.3, 10.6, 50.4, 50.2), aa=False),
+                                          image_in("smooth", (66.5, 10.5, 50, 50), eo=True),
+                                          copy(rotate(9), image_in("odd", (20.4, 70.7, 90.1, 40.3), aa=False, eo=True))])
+image_scene("image-huge-and-tiny", [image_in("checker", (-5000, -3000, 12000, 9000)), image_in("odd", (30.2, 30.7, 0.4, 0.3)),
+                                    image_in("smooth", (60.5, 60.5, 1.5, 1.5)), image_in("checkerNearest", (90.1, 90.2, 0.05, 30))])
+# A tiled image whose origin lies ten million points away: the tile phase (origin mod tile size) is lost
+# when the GLES path carried the image mapping in Float; the lowering now reduces the translation by whole tiles.
+image_scene("image-tiled-far-origin", [shaded_fill({"rect": [0, 0, 96, 32]}, tiled("tile", origin=(-9999999.63, 0)))], size=(96, 32))
 
 # Scenes that fail today because of a renderer bug, each with the bug. `main()` leaves them out of scenes/ (the
 # conformance test runs everything there) unless run with `--include-pending`; delete a name here once the
 # renderer draws it within the bar.
 PENDING = {
-    # Empty: the three scenes of a layer drawn first under a clipToLayer mask (mask-cliptolayer-then-layer,
-    # edge-clip-layer-mask-offcanvas, combo-mask-layer-blend) pass since clip masks are built at the frame's start.
+    # Empty. Fixed since they were found: a layer drawn first under a clipToLayer mask (mask-cliptolayer-then-
+    # layer, edge-clip-layer-mask-offcanvas, combo-mask-layer-blend: masks are built at the frame's start), and a
+    # tiled image's phase far from its origin (image-tiled-far-origin: the lowering reduces the translation by
+    # whole tiles in Double before the GPU gets it in Float).
 }
 
 

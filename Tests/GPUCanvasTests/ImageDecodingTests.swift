@@ -48,59 +48,6 @@ final class ImageDecodingTests: XCTestCase {
 
     // MARK: Making JPEGs
 
-    /// Encodes `pixels` (`components` bytes a pixel, `colorSpace`'s order) with libjpeg, in memory.
-    /// `jpegColorSpace` is the colour space stored in the file (libjpeg's default for the input otherwise);
-    /// `fullChroma` writes every component at full resolution (4:4:4); `adobeMarker` overrides whether the
-    /// Adobe APP14 marker is written; `app1` is written as an APP1 marker after the JFIF one.
-    func encodeJPEG(width: Int, height: Int, components: Int, colorSpace: J_COLOR_SPACE, _ pixels: [UInt8],
-                    quality: Int32 = 100, jpegColorSpace: J_COLOR_SPACE? = nil, fullChroma: Bool = true,
-                    adobeMarker: Bool? = nil, progressive: Bool = false, app1: [UInt8]? = nil) -> Data {
-        precondition(pixels.count == width * height * components)
-        let cinfo = UnsafeMutablePointer<jpeg_compress_struct>.allocate(capacity: 1)
-        cinfo.initialize(to: jpeg_compress_struct())
-        let err = UnsafeMutablePointer<jpeg_error_mgr>.allocate(capacity: 1)
-        err.initialize(to: jpeg_error_mgr())
-        let buffer = UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>.allocate(capacity: 1)
-        buffer.initialize(to: nil)
-        let size = UnsafeMutablePointer<UInt>.allocate(capacity: 1)
-        size.initialize(to: 0)
-        defer {
-            jpeg_destroy_compress(cinfo)
-            free(buffer.pointee)
-            cinfo.deallocate(); err.deallocate(); buffer.deallocate(); size.deallocate()
-        }
-        // The encoder's inputs are the test's own and valid, so libjpeg's exiting error handler never runs.
-        cinfo.pointee.err = jpeg_std_error(err)
-        jpeg_CreateCompress(cinfo, JPEG_LIB_VERSION, MemoryLayout<jpeg_compress_struct>.size)
-        jpeg_mem_dest(cinfo, buffer, size)
-        cinfo.pointee.image_width = JDIMENSION(width)
-        cinfo.pointee.image_height = JDIMENSION(height)
-        cinfo.pointee.input_components = Int32(components)
-        cinfo.pointee.in_color_space = colorSpace
-        jpeg_set_defaults(cinfo)
-        if let jpegColorSpace { jpeg_set_colorspace(cinfo, jpegColorSpace) }
-        jpeg_set_quality(cinfo, quality, 1)   // 1: TRUE (force baseline tables)
-        if fullChroma {
-            for c in 0 ..< Int(cinfo.pointee.num_components) {
-                cinfo.pointee.comp_info[c].h_samp_factor = 1
-                cinfo.pointee.comp_info[c].v_samp_factor = 1
-            }
-        }
-        if let adobeMarker { cinfo.pointee.write_Adobe_marker = adobeMarker ? 1 : 0 }
-        if progressive { jpeg_simple_progression(cinfo) }
-        jpeg_start_compress(cinfo, 1)   // 1: write all tables
-        if let app1 { jpeg_write_marker(cinfo, JPEG_APP0 + 1, app1, UInt32(app1.count)) }
-        pixels.withUnsafeBufferPointer { px in
-            var row: JSAMPROW? = nil
-            for y in 0 ..< height {
-                row = UnsafeMutablePointer(mutating: px.baseAddress! + y * width * components)
-                jpeg_write_scanlines(cinfo, &row, 1)
-            }
-        }
-        jpeg_finish_compress(cinfo)
-        return Data(bytes: buffer.pointee!, count: Int(size.pointee))
-    }
-
     /// Eight colours, one to an 8×8 block, four blocks across and two down: a 32×16 RGB image.
     static let blockColours: [[UInt8]] = [
         [255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 255, 255],
@@ -584,5 +531,61 @@ final class ImageDecodingTests: XCTestCase {
         // The same bytes are fine as straight colour.
         XCTAssertEqual(reason(try RasterImage(width: 2, height: 1, rgba: [10, 10, 10, 10, 10, 11, 0, 10], premultiplied: false)),
                        "no error")
+    }
+}
+
+/// JPEG files for the tests that need them (ImageDecodingTests, SceneImageTests).
+extension XCTestCase {
+    /// Encodes `pixels` (`components` bytes a pixel, `colorSpace`'s order) with libjpeg, in memory.
+    /// `jpegColorSpace` is the colour space stored in the file (libjpeg's default for the input otherwise);
+    /// `fullChroma` writes every component at full resolution (4:4:4); `adobeMarker` overrides whether the
+    /// Adobe APP14 marker is written; `app1` is written as an APP1 marker after the JFIF one.
+    func encodeJPEG(width: Int, height: Int, components: Int, colorSpace: J_COLOR_SPACE, _ pixels: [UInt8],
+                    quality: Int32 = 100, jpegColorSpace: J_COLOR_SPACE? = nil, fullChroma: Bool = true,
+                    adobeMarker: Bool? = nil, progressive: Bool = false, app1: [UInt8]? = nil) -> Data {
+        precondition(pixels.count == width * height * components)
+        let cinfo = UnsafeMutablePointer<jpeg_compress_struct>.allocate(capacity: 1)
+        cinfo.initialize(to: jpeg_compress_struct())
+        let err = UnsafeMutablePointer<jpeg_error_mgr>.allocate(capacity: 1)
+        err.initialize(to: jpeg_error_mgr())
+        let buffer = UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>.allocate(capacity: 1)
+        buffer.initialize(to: nil)
+        let size = UnsafeMutablePointer<UInt>.allocate(capacity: 1)
+        size.initialize(to: 0)
+        defer {
+            jpeg_destroy_compress(cinfo)
+            free(buffer.pointee)
+            cinfo.deallocate(); err.deallocate(); buffer.deallocate(); size.deallocate()
+        }
+        // The encoder's inputs are the test's own and valid, so libjpeg's exiting error handler never runs.
+        cinfo.pointee.err = jpeg_std_error(err)
+        jpeg_CreateCompress(cinfo, JPEG_LIB_VERSION, MemoryLayout<jpeg_compress_struct>.size)
+        jpeg_mem_dest(cinfo, buffer, size)
+        cinfo.pointee.image_width = JDIMENSION(width)
+        cinfo.pointee.image_height = JDIMENSION(height)
+        cinfo.pointee.input_components = Int32(components)
+        cinfo.pointee.in_color_space = colorSpace
+        jpeg_set_defaults(cinfo)
+        if let jpegColorSpace { jpeg_set_colorspace(cinfo, jpegColorSpace) }
+        jpeg_set_quality(cinfo, quality, 1)   // 1: TRUE (force baseline tables)
+        if fullChroma {
+            for c in 0 ..< Int(cinfo.pointee.num_components) {
+                cinfo.pointee.comp_info[c].h_samp_factor = 1
+                cinfo.pointee.comp_info[c].v_samp_factor = 1
+            }
+        }
+        if let adobeMarker { cinfo.pointee.write_Adobe_marker = adobeMarker ? 1 : 0 }
+        if progressive { jpeg_simple_progression(cinfo) }
+        jpeg_start_compress(cinfo, 1)   // 1: write all tables
+        if let app1 { jpeg_write_marker(cinfo, JPEG_APP0 + 1, app1, UInt32(app1.count)) }
+        pixels.withUnsafeBufferPointer { px in
+            var row: JSAMPROW? = nil
+            for y in 0 ..< height {
+                row = UnsafeMutablePointer(mutating: px.baseAddress! + y * width * components)
+                jpeg_write_scanlines(cinfo, &row, 1)
+            }
+        }
+        jpeg_finish_compress(cinfo)
+        return Data(bytes: buffer.pointee!, count: Int(size.pointee))
     }
 }

@@ -136,9 +136,9 @@ final class SceneLoaderTests: XCTestCase {
         assertError(doc("", header: #""size": [10, 10], "command": []"#), at: "command", #"unknown key "command""#)
     }
 
-    func testNonEmptyResourcesAreNotSupportedYet() {
-        assertError(doc("", header: #""size": [10, 10], "resources": {"images": {"logo": {"png": "logo.png"}}}"#),
-                    at: "resources.images", "not supported yet: images")
+    func testNonEmptySymbolResourcesAreNotSupportedYet() {
+        assertError(doc("", header: #""size": [10, 10], "resources": {"symbols": {"mark": {"size": [1, 1], "commands": []}}}"#),
+                    at: "resources.symbols", "not supported yet: symbols")
         XCTAssertNoThrow(try load(doc("", header: #""size": [10, 10], "resources": {"images": {}, "symbols": {}}"#)))
     }
 
@@ -159,16 +159,16 @@ final class SceneLoaderTests: XCTestCase {
     }
 
     func testUnsupportedOpsAreRecognised() {
-        for op in ["filter", "image", "text", "symbol"] {
+        for op in ["filter", "text", "symbol"] {
             let e = assertError(doc(#"{"op": "\#(op)"}"#), at: "commands[0]", "not supported yet: \(op)")
             XCTAssertEqual(e?.message, "not supported yet: \(op)")
         }
     }
 
-    func testUnsupportedShadingsAreRecognised() {
+    func testTiledImageNamesAResource() {
         let e = assertError(doc(#"{"op": "fill", "path": "0 0 m h", "shading": {"tiledImage": "logo"}}"#),
-                            at: "commands[0].shading", "not supported yet: tiledImage")
-        XCTAssertEqual(e?.message, "not supported yet: tiledImage")
+                            at: "commands[0].shading.tiledImage", #"unknown image "logo""#)
+        XCTAssertEqual(e?.message, #"unknown image "logo" (the document has no resources.images)"#)
     }
 
     func testBadPathStringIsRejected() {

@@ -162,7 +162,18 @@ enum ImageResolution {
             }
             tint = c
         }
-        return LoweredImage(pixels: pixels, identity: ObjectIdentifier(i.image.content), deviceToImage: toDevice.inverted(),
+        var toImage = toDevice.inverted()
+        if i.tiled {
+            // Whole tiles of translation change nothing: reduce it here, in Double, so that a tile origin 10⁷
+            // points away keeps its phase where the GPU carries the mapping in Float.
+            func reduce(_ t: CGFloat, _ start: CGFloat, _ size: CGFloat) -> CGFloat {
+                let r = (t - start).truncatingRemainder(dividingBy: size)
+                return start + (r < 0 ? r + size : r)
+            }
+            toImage.tx = reduce(toImage.tx, i.sourceRect.minX, i.sourceRect.width)
+            toImage.ty = reduce(toImage.ty, i.sourceRect.minY, i.sourceRect.height)
+        }
+        return LoweredImage(pixels: pixels, identity: ObjectIdentifier(i.image.content), deviceToImage: toImage,
                             tiled: i.tiled, sourceRect: i.sourceRect, nearest: i.image.interpolation == .none, tint: tint,
                             decodesSRGB: decodesSRGB)
     }

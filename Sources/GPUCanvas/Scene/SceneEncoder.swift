@@ -17,6 +17,12 @@
 // name, any other in its own space with its own components. Angles are written in degrees, spelled so that
 // `.degrees(d)` gives back the recorded radians.
 //
+// Images become `resources.images` entries (`image0`, … one per distinct `Image`, as `pngBase64`, whose
+// decoding gives back the recorded premultiplied pixels exactly); a `draw(_:in:)` or `draw(_:at:)` becomes an
+// `image` op with the rect read back from the recorded path and mapping, a `tiledImage` paint the
+// `tiledImage` shading whose origin, unit source rect and scale are solved to give back the recorded mapping
+// exactly. Both are checked by recording them again through the API before they are written.
+//
 // Numbers are written in Swift's shortest round-trip form, integers without a fraction. JSON cannot hold NaN
 // or infinities: a recording that contains them (a closure that drew with NaN coordinates) has them written as
 // `null`, and loading that document fails with an error naming the spot.
@@ -40,8 +46,14 @@ extension Recording {
         out += "  \"scale\": \(jsonNumber(scale)),\n"
         out += "  \"colorMode\": \"\(colorModeName(colorMode))\",\n"
         out += "  \"opaque\": \(isOpaque),\n"
+        let images = SceneImages()
+        let items = encode(root.items[...], depth: 0, current: .identity, mode: colorMode, images: images)
+        if !images.entries.isEmpty {
+            out += "  \"resources\": {\"images\": {\n"
+            out += images.entries.enumerated().map { "    \"image\($0.offset)\": \($0.element.json)" }.joined(separator: ",\n")
+            out += "\n  }},\n"
+        }
         out += "  \"commands\": ["
-        let items = encode(root.items[...], depth: 0, current: .identity, mode: colorMode)
         out += items.isEmpty ? "]\n}\n" : "\n    " + items.joined(separator: ",\n    ") + "\n  ]\n}\n"
         return out
     }
@@ -62,13 +74,13 @@ private func colorModeName(_ m: ColorRenderingMode) -> String {
 /// that clips several draws is written, and recorded on load, once: a mask's draws keep their numbers, and the
 /// draws after it theirs.
 private func encode(_ items: ArraySlice<RecordedItem>, depth: Int, current: CGAffineTransform,
-                    mode: ColorRenderingMode) -> [String] {
+                    mode: ColorRenderingMode, images: SceneImages) -> [String] {
     var out: [String] = []
     var i = items.startIndex
     while i < items.endIndex {
         let clips = items[i].state.clips
         guard clips.count > depth else {
-            out.append(encode(items[i], current: current, mode: mode))
+            out.append(encode(items[i], current: current, mode: mode, images: images))
             i += 1
             continue
         }
@@ -90,10 +102,10 @@ private func encode(_ items: ArraySlice<RecordedItem>, depth: Int, current: CGAf
             var c = "{\"op\": \"clipToLayer\""
             if opacity != 1 { c += ", \"opacity\": \(jsonNumber(opacity))" }
             if inverse { c += ", \"inverse\": true" }
-            let content = encode(layer.items[...], depth: 0, current: inner, mode: mode)
+            let content = encode(layer.items[...], depth: 0, current: inner, mode: mode, images: images)
             ops.append(c + ", \"commands\": [" + content.joined(separator: ", ") + "]}")
         }
-        ops += encode(items[i ..< j], depth: depth + 1, current: inner, mode: mode)
+        ops += encode(items[i ..< j], depth: depth + 1, current: inner, mode: mode, images: images)
         out.append("{\"op\": \"copy\", \"commands\": [" + ops.joined(separator: ", ") + "]}")
         i = j
     }
@@ -102,12 +114,13 @@ private func encode(_ items: ArraySlice<RecordedItem>, depth: Int, current: CGAf
 
 /// One item whose clips are already in force: a draw, or a `layer` whose content starts with the transform
 /// in force (as `drawLayer`'s does).
-private func encode(_ item: RecordedItem, current: CGAffineTransform, mode: ColorRenderingMode) -> String {
+private func encode(_ item: RecordedItem, current: CGAffineTransform, mode: ColorRenderingMode,
+                    images: SceneImages) -> String {
     switch item {
     case .draw(let d):
-        return scoped(encode(d, mode: mode), transform: d.transform, state: d.state, current: current)
+        return scoped(encode(d, mode: mode, images: images), transform: d.transform, state: d.state, current: current)
     case .layer(let l):
-        let content = encode(l.content.items[...], depth: 0, current: current, mode: mode)
+        let content = encode(l.content.items[...], depth: 0, current: current, mode: mode, images: images)
         let layer = "{\"op\": \"layer\", \"commands\": [" + content.joined(separator: ", ") + "]}"
         return scoped(layer, transform: current, state: l.state, current: current)
     }
@@ -142,15 +155,19 @@ private func transformOp(_ t: CGAffineTransform) -> String {
     "{\"op\": \"transform\", \"value\": [" + [t.a, t.b, t.c, t.d, t.tx, t.ty].map(jsonNumber).joined(separator: ", ") + "]}"
 }
 
-private func encode(_ d: DrawCommand, mode: ColorRenderingMode) -> String {
+private func encode(_ d: DrawCommand, mode: ColorRenderingMode, images: SceneImages) -> String {
     var draw: String
     switch d.geometry {
     case .fill(let path, let style):
-        draw = "{\"op\": \"fill\", \"path\": \(encode(path)), \"shading\": \(encode(d.paint, mode: mode))"
+        if case .image(let paint) = d.paint, !paint.tiled,
+           let op = imageOp(paint, path: path, style: style, mode: mode, images: images) {
+            return op
+        }
+        draw = "{\"op\": \"fill\", \"path\": \(encode(path)), \"shading\": \(encode(d.paint, mode: mode, images: images))"
         if style.isEOFilled { draw += ", \"eoFill\": true" }
         if !style.isAntialiased { draw += ", \"antialiased\": false" }
     case .stroke(let path, let style):
-        draw = "{\"op\": \"stroke\", \"path\": \(encode(path)), \"shading\": \(encode(d.paint, mode: mode))"
+        draw = "{\"op\": \"stroke\", \"path\": \(encode(path)), \"shading\": \(encode(d.paint, mode: mode, images: images))"
         draw += ", \"lineWidth\": \(jsonNumber(style.lineWidth))"
         if style.lineCap != .butt { draw += ", \"lineCap\": \"\(style.lineCap)\"" }
         if style.lineJoin != .miter { draw += ", \"lineJoin\": \"\(style.lineJoin)\"" }
@@ -181,7 +198,7 @@ private func encode(_ path: Path) -> String {
     return "{\"elements\": [" + parts.joined(separator: ", ") + "]}"
 }
 
-private func encode(_ paint: Paint, mode: ColorRenderingMode) -> String {
+private func encode(_ paint: Paint, mode: ColorRenderingMode, images: SceneImages) -> String {
     switch paint {
     case .solid(let c):
         let space: Color.RGBColorSpace = mode == .nonLinear ? .sRGB : .sRGBLinear
@@ -201,9 +218,11 @@ private func encode(_ paint: Paint, mode: ColorRenderingMode) -> String {
         return encode(g)
     case .backdrop:
         return "\"backdrop\""
-    case .image:
-        // Scene files name images in `resources`; an image drawn from code is not written out (yet). The key
-        // below makes loading the document fail at this spot rather than draw something else.
+    case .image(let i):
+        // A context records a tiled image paint only for `.tiledImage`; a clamped one only for `draw(_:in:)`,
+        // which `encode(_ d:)` writes as an `image` op. Anything else has no scene spelling: the key below makes
+        // loading the document fail at this spot rather than draw something else.
+        if i.tiled, let shading = tiledImageShading(i, images: images) { return shading }
         return "{\"imageNotEncoded\": true}"
     }
 }
@@ -303,4 +322,150 @@ private func jsonNumber(_ v: Double) -> String {
     guard v.isFinite else { return "null" }
     if v == v.rounded(), abs(v) < 1e15 { return v == 0 ? "0" : String(Int64(v)) }
     return "\(v)"
+}
+
+// MARK: - Images
+
+/// The images a document's commands name, in the order they are first met: `resources.images` entries
+/// `image0`, `image1`, … One entry per distinct `Image` value (pixels, scale, rendering mode and
+/// interpolation), however many draws or `Image` copies share it.
+private final class SceneImages {
+    var entries: [(image: Image, json: String)] = []
+
+    /// The entry name of `image`, adding an entry on first use.
+    func name(for image: Image) -> String {
+        if let k = entries.firstIndex(where: { $0.image.content === image.content && $0.image == image })
+            ?? entries.firstIndex(where: { $0.image == image }) {
+            return "image\(k)"
+        }
+        entries.append((image, entry(image)))
+        return "image\(entries.count - 1)"
+    }
+
+    /// `{"pngBase64": "…", "scale": 2, "template": true, "interpolation": "none"}`. The PNG holds the
+    /// premultiplied pixels exactly (`RasterImage.pngData()` → decode is the identity on them). An image
+    /// that could not be read has no pixels to write: its entry is `{"unreadable": "<why>"}`, which loading
+    /// rejects at that spot.
+    private func entry(_ image: Image) -> String {
+        let data: Data
+        do {
+            data = try image.content.result.get().pngData()
+        } catch {
+            let why = image.content.source.map { "\($0): " } ?? ""
+            let words = "\(error)"
+            return "{\"unreadable\": \(jsonQuoted(words.hasPrefix(why) ? words : why + words))}"
+        }
+        var json = "{\"pngBase64\": \"\(data.base64EncodedString())\""
+        if image.scale != 1 { json += ", \"scale\": \(jsonNumber(image.scale))" }
+        if image.renderingMode == .template { json += ", \"template\": true" }
+        switch image.interpolation {
+        case .none: json += ", \"interpolation\": \"none\""
+        case .low: json += ", \"interpolation\": \"low\""
+        case .medium: json += ", \"interpolation\": \"medium\""
+        case .high: break
+        }
+        return json + "}"
+    }
+}
+
+/// A `draw(_:in:style:)` as the `image` op that records it again: `{"op": "image", "image": "image0", "in":
+/// RECT}` (plus `eoFill`, `antialiased`, and a template image's `shading`). The recording holds `Path(rect)`
+/// and the image pixels → rect mapping; the rect is read back from them and checked by recording the draw
+/// again, so the op loads back to the same geometry and paint. nil when no rect does (a paint a context does
+/// not record).
+private func imageOp(_ paint: ImagePaint, path: Path, style: FillStyle, mode: ColorRenderingMode,
+                     images: SceneImages) -> String? {
+    var tint = ""
+    if paint.image.renderingMode == .template {
+        guard let t = paint.tint else { return nil }
+        tint = ", \"shading\": " + encode(t, mode: mode, images: images)
+    } else if paint.tint != nil {
+        return nil
+    }
+    var rect: CGRect
+    if case .success = paint.image.content.result {
+        guard let r = placementRect(paint, path: path, style: style) else { return nil }
+        rect = r
+    } else {
+        // The entry is written `unreadable`, so loading fails there; the rect is only for the reader.
+        rect = path.boundingRect
+        if rect.isNull { rect = .zero }
+    }
+    var op = "{\"op\": \"image\", \"image\": \"\(images.name(for: paint.image))\", \"in\": "
+        + "[\(jsonNumber(rect.minX)), \(jsonNumber(rect.minY)), \(jsonNumber(rect.width)), \(jsonNumber(rect.height))]"
+    if style.isEOFilled { op += ", \"eoFill\": true" }
+    if !style.isAntialiased { op += ", \"antialiased\": false" }
+    return op + tint + "}"
+}
+
+/// The rect `r` for which `draw(image, in: r, style: style)` records `path` and `paint`'s placement.
+private func placementRect(_ paint: ImagePaint, path: Path, style: FillStyle) -> CGRect? {
+    guard case .success(let pixels) = paint.image.content.result else { return nil }
+    let w = CGFloat(pixels.width), h = CGFloat(pixels.height)
+    let t = paint.imageToUser
+    guard t.b == 0, t.c == 0, paint.sourceRect == CGRect(x: 0, y: 0, width: w, height: h),
+          path.elements.count == 5, case .move(let p0) = path.elements[0], case .line(let p1) = path.elements[1],
+          case .line(let p2) = path.elements[2] else { return nil }
+    // `Path(r)` starts at (minX, minY), then (maxX, minY), (maxX, maxY); the mapping is
+    // (r.width / w, r.height / h) with its origin at (minX, minY). The width is the one both agree on.
+    guard p0.x == t.tx, p0.y == t.ty else { return nil }
+    let width = nearby([t.a * w, p1.x - p0.x]) { $0 / w == t.a && p0.x + $0 == p1.x }
+    let height = nearby([t.d * h, p2.y - p0.y]) { $0 / h == t.d && p0.y + $0 == p2.y }
+    guard let width, let height else { return nil }
+    let rect = CGRect(x: p0.x, y: p0.y, width: width, height: height)
+    // The draw again, through the API the loader calls.
+    let image = paint.image.renderingMode(.original)
+    let again = Recording(size: CGSize(width: 1, height: 1)) { ctx, _ in ctx.draw(image, in: rect, style: style) }
+    guard case .draw(let d)? = again.root.items.first, d.geometry == .fill(path, style),
+          case .image(let p) = d.paint, p.imageToUser == t, p.sourceRect == paint.sourceRect else { return nil }
+    return rect
+}
+
+/// A tiled image paint as the `tiledImage` shading that records it again: the paint holds the source rect in
+/// image pixels and the pixels → user mapping; the shading takes the source rect in unit coordinates, an
+/// origin and a scale. Each is solved for the value that gives back the recorded one exactly, and the whole
+/// is checked through `Shading.tiledImage`. nil when no such shading is found.
+private func tiledImageShading(_ paint: ImagePaint, images: SceneImages) -> String? {
+    guard paint.tint == nil, case .success(let pixels) = paint.image.content.result else { return nil }
+    let w = CGFloat(pixels.width), h = CGFloat(pixels.height)
+    let t = paint.imageToUser, src = paint.sourceRect
+    guard t.b == 0, t.c == 0, t.a == t.d else { return nil }
+    let k = t.a
+    guard let ux = nearby([src.minX / w], { $0 * w == src.minX }),
+          let uy = nearby([src.minY / h], { $0 * h == src.minY }),
+          let uw = nearby([src.width / w], { $0 * w == src.width }),
+          let uh = nearby([src.height / h], { $0 * h == src.height }),
+          let scale = nearby([k * paint.image.scale], { $0 / paint.image.scale == k }),
+          let ox = nearby([t.tx + src.minX * k], { $0 - src.minX * k == t.tx }),
+          let oy = nearby([t.ty + src.minY * k], { $0 - src.minY * k == t.ty }) else { return nil }
+    let unit = CGRect(x: ux, y: uy, width: uw, height: uh)
+    let origin = CGPoint(x: ox, y: oy)
+    guard case .tiledImage(let again) = GraphicsContext.Shading.tiledImage(paint.image, origin: origin, sourceRect: unit,
+                                                                            scale: scale).kind,
+          again.paint == paint else { return nil }
+    var json = "{\"tiledImage\": \"\(images.name(for: paint.image))\""
+    if origin != .zero { json += ", \"origin\": [\(jsonNumber(ox)), \(jsonNumber(oy))]" }
+    if unit != CGRect(x: 0, y: 0, width: 1, height: 1) {
+        json += ", \"sourceRect\": [" + [ux, uy, uw, uh].map(jsonNumber).joined(separator: ", ") + "]"
+    }
+    if scale != 1 { json += ", \"scale\": \(jsonNumber(scale))" }
+    return json + "}"
+}
+
+/// The value with the shortest spelling among those within 8 ulps of each guess for which `holds` is true;
+/// nil when there is none.
+private func nearby(_ guesses: [CGFloat], _ holds: (CGFloat) -> Bool) -> CGFloat? {
+    var best: (value: CGFloat, text: String)?
+    for guess in guesses where guess.isFinite {
+        var v = guess
+        for _ in 0 ..< 8 { v = v.nextDown }
+        for _ in 0 ... 16 {
+            if holds(v) {
+                let text = jsonNumber(v)
+                if best == nil || text.count < best!.text.count { best = (v, text) }
+            }
+            v = v.nextUp
+        }
+    }
+    return best?.value
 }

@@ -4,7 +4,9 @@
 // `SceneCommand`s (every error names its JSON location), then `replay` runs them against a real
 // `GraphicsContext` through `Recording(size:colorMode:isOpaque:renderer:)`, calling the same public API a
 // renderer closure would (`fill`, `stroke(_:with:style:)`, `opacity`, `translateBy`, `var c = context`,
-// `clip(to:style:options:)`, `clipToLayer`, `drawLayer`, the `Shading` factories, …).
+// `clip(to:style:options:)`, `clipToLayer`, `drawLayer`, `draw(_:in:style:)` and `draw(_:at:anchor:)` for images,
+// the `Shading` factories, …). Images in `resources.images` are read and decoded in the first phase, so a
+// missing or corrupt file is a load error that names it.
 // That is why a closure and the scene that spells out its calls record equal recordings and render
 // byte-identical images.
 
@@ -45,8 +47,9 @@ public struct Scene {
         }
     }
 
-    /// Loads a scene from JSON text. `baseURL` is where relative resource files (`{"png": "logo.png"}`) are
-    /// looked up; this version rejects image resources, so it is not read yet.
+    /// Loads a scene from JSON text. `baseURL` (a file URL of a folder) is where relative image files
+    /// (`{"png": "logo.png"}`) are looked up; nil looks them up in the current directory. Images are read and
+    /// decoded here, so a missing or corrupt one is an error now, not when the scene is drawn.
     ///
     /// `try Scene(jsonData: Data(#"{"format":"gpucanvas-scene/1","size":[10,10],"commands":[]}"#.utf8))`
     /// → an empty 10×10 pt recording at scale 1.
@@ -58,7 +61,7 @@ public struct Scene {
             throw SceneError(location: error.path.description, message: error.message,
                              line: error.line, column: error.column)
         }
-        let doc = try SceneDecoder.document(Node(root, .root))
+        let doc = try SceneDecoder.document(Node(root, .root), baseURL: baseURL)
         let commands = doc.commands
         recording = Recording(size: doc.size, colorMode: doc.colorMode, isOpaque: doc.opaque) { context, _ in
             replay(commands, on: &context)
@@ -121,6 +124,14 @@ enum SceneCommand {
     case clip(Path, FillStyle, inverse: Bool)
     case clipToLayer(opacity: Double, inverse: Bool, [SceneCommand])
     case layer([SceneCommand])
+    /// `draw(_:in:style:)` or `draw(_:at:anchor:)`, with a template image's shading when one is given.
+    case image(Image, ImagePlacement, shading: GraphicsContext.Shading?)
+}
+
+/// Where an `image` command puts its image.
+enum ImagePlacement {
+    case `in`(CGRect, FillStyle)
+    case at(CGPoint, anchor: UnitPoint)
 }
 
 /// Runs commands as a renderer closure would. Recursion depth is bounded by `SceneJSON.maxDepth`.
@@ -145,6 +156,13 @@ func replay(_ commands: [SceneCommand], on context: inout GraphicsContext) {
             context.clipToLayer(opacity: opacity, options: inverse ? .inverse : []) { mask in replay(inner, on: &mask) }
         case .layer(let inner):
             context.drawLayer { layer in replay(inner, on: &layer) }
+        case .image(let image, let placement, let shading):
+            var resolved = context.resolve(image)
+            if let shading { resolved.shading = shading }
+            switch placement {
+            case .in(let rect, let style): context.draw(resolved, in: rect, style: style)
+            case .at(let point, let anchor): context.draw(resolved, at: point, anchor: anchor)
+            }
         }
     }
 }
@@ -236,14 +254,28 @@ private struct SceneDocument {
     var commands: [SceneCommand]
 }
 
-private enum SceneDecoder {
+private struct SceneDecoder {
     static let formatName = "gpucanvas-scene/1"
 
-    static func document(_ node: Node) throws -> SceneDocument {
+    /// Where relative image files are looked up (the scene file's folder); nil: the current directory.
+    let baseURL: URL?
+    /// `resources.images`, decoded, by name.
+    var images: [String: Image] = [:]
+    /// Their names in the document's order, for messages.
+    var imageNames: [String] = []
+
+    /// Validates a whole document: the header, then the resources (images are read and decoded here, so a
+    /// bad file fails the load before anything is drawn), then the commands, which may name the images.
+    static func document(_ node: Node, baseURL: URL?) throws -> SceneDocument {
+        var decoder = SceneDecoder(baseURL: baseURL)
+        return try decoder.document(node)
+    }
+
+    mutating func document(_ node: Node) throws -> SceneDocument {
         let o = try node.object("a scene object", allowed: ["format", "size", "scale", "colorMode", "opaque", "resources", "commands"])
         let format = try o.required("format")
-        guard try format.string() == formatName else {
-            throw format.error("expected \(jsonQuoted(formatName)), got \(jsonQuoted(try format.string()))")
+        guard try format.string() == Self.formatName else {
+            throw format.error("expected \(jsonQuoted(Self.formatName)), got \(jsonQuoted(try format.string()))")
         }
         let sizeNode = try o.required("size")
         let s = try sizeNode.numbers(2, "a size [w, h]")
@@ -276,28 +308,134 @@ private enum SceneDecoder {
                              opaque: opaque, commands: commands)
     }
 
-    static func resources(_ node: Node) throws {
+    mutating func resources(_ node: Node) throws {
         let o = try node.object("a resources object", allowed: ["images", "symbols"])
-        for key in ["images", "symbols"] {
-            guard let n = o.optional(key) else { continue }
-            guard case .object(let members) = n.value else { throw n.expected("an object of named \(key)") }
-            if !members.members.isEmpty { throw n.error("not supported yet: \(key)") }
+        if let n = o.optional("images") {
+            guard case .object(let members) = n.value else { throw n.expected("an object of named images") }
+            for m in members.members {
+                images[m.key] = try image(Node(m.value, n.path.key(m.key)))
+                imageNames.append(m.key)
+            }
+        }
+        if let n = o.optional("symbols") {
+            guard case .object(let members) = n.value else { throw n.expected("an object of named symbols") }
+            if !members.members.isEmpty { throw n.error("not supported yet: symbols") }
         }
     }
 
-    static func commandList(_ node: Node) throws -> [SceneCommand] {
+    // MARK: Images
+
+    /// The keys that say where an image's bytes are; exactly one of them is given.
+    static let imageSources = ["png", "pngBase64", "jpeg", "jpegBase64"]
+    static let interpolations: [String: Image.Interpolation] = ["none": .none, "low": .low, "medium": .medium, "high": .high]
+
+    /// One `resources.images` entry: `{"png": "file.png"}` (relative to the scene file), `{"pngBase64": "…"}`,
+    /// `{"jpeg": "photo.jpg"}` or `{"jpegBase64": "…"}`, with the optional `template`, `interpolation` and
+    /// `scale`. The bytes must be the format the key names. Decoding failures are errors at the entry that
+    /// name the file: `resources.images.logo: /d/logo.png: not a valid PNG (…)`.
+    func image(_ n: Node) throws -> Image {
+        guard case .object(let raw) = n.value else {
+            throw n.expected("an image ({\"png\": \"file.png\"}, {\"pngBase64\": \"…\"}, {\"jpeg\": …} or {\"jpegBase64\": …})")
+        }
+        let o = try n.object("an image", allowed: Self.imageSources + ["template", "interpolation", "scale"])
+        let kinds = Self.imageSources.filter { raw[$0] != nil }
+        guard kinds.count == 1 else {
+            throw n.error(kinds.isEmpty ? "expected one of the keys \(Self.imageSources.joined(separator: ", "))"
+                                        : "expected one image source, got \(kinds.joined(separator: " and "))")
+        }
+        let kind = kinds[0]
+        let source = try o.required(kind)
+        let text = try source.string()
+        let pixels: RasterImage
+        if kind == "png" || kind == "jpeg" {
+            guard !text.isEmpty else { throw source.error("expected a file path, got an empty string") }
+            // `baseURL` is a folder whether or not it ends in "/".
+            let url = text.hasPrefix("/") || baseURL == nil ? URL(fileURLWithPath: text)
+                                                            : baseURL!.appendingPathComponent(text)
+            do {
+                pixels = kind == "png" ? try RasterImage(contentsOfPNG: url) : try RasterImage(contentsOfJPEG: url)
+            } catch {
+                throw n.error(Self.fileMessage(error, path: url.path, expected: kind))
+            }
+        } else {
+            guard let data = Data(base64Encoded: text) else {
+                throw source.error("not valid base64 (the standard alphabet with = padding, no line breaks)")
+            }
+            do {
+                pixels = kind == "pngBase64" ? try RasterImage(pngData: data) : try RasterImage(jpegData: data)
+            } catch {
+                throw n.error("\(kind): \(error)")
+            }
+        }
+        var scale: CGFloat = 1
+        if let s = o.optional("scale") {
+            scale = try s.cgFloat()
+            guard scale > 0 else { throw s.error("scale must be > 0, got \(fmt(scale))") }
+        }
+        var image = Image(pixels, scale: scale)
+        if let t = o.optional("template"), try t.bool() { image = image.renderingMode(.template) }
+        if let i = o.optional("interpolation") {
+            image = image.interpolation(try named(i, "interpolation", Self.interpolations))
+        }
+        return image
+    }
+
+    /// `/d/logo.png: <what is wrong>` for a file that could not be read or decoded as the `expected` format.
+    static func fileMessage(_ error: any Error, path: String, expected: String) -> String {
+        guard let e = error as? ImageError else { return "\(path): \(error)" }
+        let text: String
+        switch e {
+        case .fileNotFound: return "\(path): no such file"
+        case .fileUnreadable(_, let reason): return "\(path): cannot read the file: \(reason)"
+        case .invalidPNG(let message):
+            let own = message.hasPrefix(path + ": ") ? String(message.dropFirst(path.count + 2)) : message
+            text = "not a valid PNG (\(own))"
+        default:
+            let d = e.description
+            text = d.hasPrefix(path + ": ") ? String(d.dropFirst(path.count + 2)) : d
+        }
+        // A file of the other format under the wrong key says so.
+        var hint = ""
+        if let format = ImageFileFormat(sniffing: Self.leadingBytes(path)) {
+            if expected == "png", format == .jpeg { hint = "; it is a JPEG file: name it with \"jpeg\"" }
+            if expected == "jpeg", format == .png { hint = "; it is a PNG file: name it with \"png\"" }
+        }
+        return "\(path): \(text)\(hint)"
+    }
+
+    /// The first four bytes of a file (fewer when it is shorter or cannot be read).
+    static func leadingBytes(_ path: String) -> [UInt8] {
+        guard let fd = try? openForReading(path).fd else { return [] }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 4)
+        let n = read(fd, &bytes, 4)
+        return n > 0 ? Array(bytes[0 ..< n]) : []
+    }
+
+    /// The image a command names (`"image": "logo"`, `"tiledImage": "logo"`).
+    func imageNamed(_ n: Node) throws -> Image {
+        let name = try n.string()
+        guard let image = images[name] else {
+            let known = imageNames.isEmpty ? "the document has no resources.images"
+                                           : "resources.images has: " + imageNames.joined(separator: ", ")
+            throw n.error("unknown image \(jsonQuoted(name)) (\(known))")
+        }
+        return image
+    }
+
+    func commandList(_ node: Node) throws -> [SceneCommand] {
         try node.array().map(command)
     }
 
-    static let drawingAndStateOps = ["fill", "stroke", "opacity", "blendMode", "transform", "concatenate",
+    static let drawingAndStateOps = ["fill", "stroke", "image", "opacity", "blendMode", "transform", "concatenate",
                                      "translate", "scale", "rotate", "clip", "clipToLayer", "copy", "layer"]
-    static let unsupportedOps: Set<String> = ["filter", "image", "text", "symbol"]
+    static let unsupportedOps: Set<String> = ["filter", "text", "symbol"]
 
-    static func command(_ node: Node) throws -> SceneCommand {
+    func command(_ node: Node) throws -> SceneCommand {
         guard case .object(let raw) = node.value else { throw node.expected("a command object") }
         let opNode = try Object(object: raw, path: node.path).required("op")
         let op = try opNode.string()
-        if unsupportedOps.contains(op) { throw node.error("not supported yet: \(op)") }
+        if Self.unsupportedOps.contains(op) { throw node.error("not supported yet: \(op)") }
         switch op {
         case "fill":
             let o = try node.object("a command object", allowed: ["op", "path", "shading", "eoFill", "antialiased"])
@@ -323,6 +461,8 @@ private enum SceneDecoder {
             if let n = o.optional("dash") { style.dash = try n.array().map { try $0.nonNegative("a dash length") } }
             if let n = o.optional("dashPhase") { style.dashPhase = try n.cgFloat() }
             return .stroke(path, shading, style)
+        case "image":
+            return try imageCommand(node)
         case "opacity":
             let o = try node.object("a command object", allowed: ["op", "value"])
             let n = try o.required("value")
@@ -364,11 +504,47 @@ private enum SceneDecoder {
             return .clipToLayer(opacity: opacity, inverse: inverse, try commandList(try o.required("commands")))
         default:
             throw opNode.error("unknown op \(jsonQuoted(op)) (expected one of: "
-                               + (drawingAndStateOps + unsupportedOps.sorted()).joined(separator: ", ") + ")")
+                               + (Self.drawingAndStateOps + Self.unsupportedOps.sorted()).joined(separator: ", ") + ")")
         }
     }
 
-    static func named<T>(_ node: Node, _ what: String, _ table: [String: T]) throws -> T {
+    /// `{"op": "image", "image": NAME, "in": RECT}` (with the fill style keys `eoFill`, `antialiased`) or
+    /// `"at": P, "anchor": [ux, uy]`; a template image may take a `shading` (its fill, `.foreground` by default).
+    func imageCommand(_ node: Node) throws -> SceneCommand {
+        let o = try node.object("a command object", allowed: ["op", "image", "in", "at", "anchor", "eoFill",
+                                                               "antialiased", "shading"])
+        let nameNode = try o.required("image")
+        let image = try imageNamed(nameNode)
+        var shading: Shading?
+        if let s = o.optional("shading") {
+            guard image.renderingMode == .template else {
+                throw s.error("only a template image takes a shading (resources.images.\(try nameNode.string()) "
+                              + "has no \"template\": true)")
+            }
+            shading = try self.shading(s)
+        }
+        switch (o.optional("in"), o.optional("at")) {
+        case (let r?, nil):
+            if let a = o.optional("anchor") { throw a.error("anchor goes with \"at\", not with \"in\"") }
+            let style = FillStyle(eoFill: try o.optional("eoFill")?.bool() ?? false,
+                                  antialiased: try o.optional("antialiased")?.bool() ?? true)
+            return .image(image, .in(try rect(r), style), shading: shading)
+        case (nil, let p?):
+            for key in ["eoFill", "antialiased"] {
+                if let k = o.optional(key) {
+                    throw k.error("\(key) goes with \"in\" (draw(_:at:anchor:) takes no fill style)")
+                }
+            }
+            let anchor = try o.optional("anchor").map(unitPoint) ?? .center
+            return .image(image, .at(try point(p), anchor: anchor), shading: shading)
+        case (nil, nil):
+            throw node.error("expected \"in\": [x, y, w, h] or \"at\": [x, y]")
+        case (_?, _?):
+            throw node.error("expected \"in\" or \"at\", got both")
+        }
+    }
+
+    func named<T>(_ node: Node, _ what: String, _ table: [String: T]) throws -> T {
         let name = try node.string()
         guard let v = table[name] else {
             throw node.error("unknown \(what) \(jsonQuoted(name)) (expected one of: \(table.keys.sorted().joined(separator: ", ")))")
@@ -378,28 +554,28 @@ private enum SceneDecoder {
 
     // MARK: Values
 
-    static func point(_ n: Node) throws -> CGPoint {
+    func point(_ n: Node) throws -> CGPoint {
         let v = try n.numbers(2, "a point [x, y]")
         return CGPoint(x: v[0], y: v[1])
     }
 
     /// `[ux, uy]`: a point in the drawn item's unit space (any finite numbers).
-    static func unitPoint(_ n: Node) throws -> UnitPoint {
+    func unitPoint(_ n: Node) throws -> UnitPoint {
         let v = try n.numbers(2, "a unit point [x, y]")
         return UnitPoint(x: v[0], y: v[1])
     }
 
-    static func rect(_ n: Node) throws -> CGRect {
+    func rect(_ n: Node) throws -> CGRect {
         let v = try n.numbers(4, "a rect [x, y, w, h]")
         return CGRect(x: v[0], y: v[1], width: v[2], height: v[3])
     }
 
-    static func transform(_ n: Node) throws -> CGAffineTransform {
+    func transform(_ n: Node) throws -> CGAffineTransform {
         let v = try n.numbers(6, "a transform [a, b, c, d, tx, ty]")
         return CGAffineTransform(a: v[0], b: v[1], c: v[2], d: v[3], tx: v[4], ty: v[5])
     }
 
-    static func blendMode(_ n: Node) throws -> GraphicsContext.BlendMode {
+    func blendMode(_ n: Node) throws -> GraphicsContext.BlendMode {
         let name = try n.string()
         guard let m = GraphicsContext.BlendMode(name: name) else {
             throw n.error("unknown blend mode \(jsonQuoted(name)) (expected one of: \(GraphicsContext.BlendMode.names.joined(separator: ", ")))")
@@ -407,7 +583,7 @@ private enum SceneDecoder {
         return m
     }
 
-    static func color(_ n: Node) throws -> Color {
+    func color(_ n: Node) throws -> Color {
         switch n.value {
         case .string(let s):
             if s.hasPrefix("#") { return try hexColor(s, n) }
@@ -431,7 +607,7 @@ private enum SceneDecoder {
         }
     }
 
-    static func hexColor(_ s: String, _ n: Node) throws -> Color {
+    func hexColor(_ s: String, _ n: Node) throws -> Color {
         let digits = Array(s.utf8.dropFirst())
         func hex(_ b: UInt8) -> Int? {
             switch b {
@@ -456,7 +632,7 @@ private enum SceneDecoder {
     static let shadingKinds = ["color", "linearGradient", "radialGradient", "conicGradient", "style", "palette",
                                "tiledImage"]
 
-    static func shading(_ n: Node) throws -> Shading {
+    func shading(_ n: Node) throws -> Shading {
         switch n.value {
         case .string(let s):
             if s == "backdrop" { return .backdrop }
@@ -466,11 +642,11 @@ private enum SceneDecoder {
             }
             return .foreground
         case .object(let raw):
-            let kinds = shadingKinds.filter { raw[$0] != nil }
+            let kinds = Self.shadingKinds.filter { raw[$0] != nil }
             guard kinds.count == 1 else {
                 if kinds.isEmpty {
-                    _ = try n.object("a shading", allowed: shadingKinds)  // names an unknown key if there is one
-                    throw n.error("expected one of the keys \(shadingKinds.joined(separator: ", "))")
+                    _ = try n.object("a shading", allowed: Self.shadingKinds)  // names an unknown key if there is one
+                    throw n.error("expected one of the keys \(Self.shadingKinds.joined(separator: ", "))")
                 }
                 throw n.error("expected one shading, got \(kinds.joined(separator: " and "))")
             }
@@ -479,7 +655,16 @@ private enum SceneDecoder {
                 let o = try n.object("a shading", allowed: ["color"])
                 return .color(try color(try o.required("color")))
             case "tiledImage":
-                throw n.error("not supported yet: tiledImage")
+                let o = try n.object("a tiledImage shading", allowed: ["tiledImage", "origin", "sourceRect", "scale"])
+                let image = try imageNamed(try o.required("tiledImage"))
+                var scale: CGFloat = 1
+                if let s = o.optional("scale") {
+                    scale = try s.cgFloat()
+                    guard scale > 0 else { throw s.error("scale must be > 0, got \(fmt(scale))") }
+                }
+                return .tiledImage(image, origin: try o.optional("origin").map(point) ?? .zero,
+                                   sourceRect: try o.optional("sourceRect").map(rect) ?? CGRect(x: 0, y: 0, width: 1, height: 1),
+                                   scale: scale)
             case "style":
                 let o = try n.object("a shading", allowed: ["style"])
                 return try style(try o.required("style"))
@@ -499,7 +684,7 @@ private enum SceneDecoder {
 
     /// `linearGradient`, `radialGradient` (centre or two-point form) and `conicGradient`, made with the
     /// `Shading` factories.
-    static func gradientShading(_ kind: String, _ n: Node, twoPoint: Bool) throws -> Shading {
+    func gradientShading(_ kind: String, _ n: Node, twoPoint: Bool) throws -> Shading {
         var allowed = [kind]
         switch kind {
         case "linearGradient": allowed += ["start", "end"]
@@ -538,7 +723,7 @@ private enum SceneDecoder {
 
     /// `shading` with its gradient interpolated in `space`. The linear and conic factories take a `Gradient`,
     /// which interpolates in the device space, so a perceptual one is set on the recorded gradient directly.
-    static func interpolated(_ shading: Shading, in space: Gradient.ColorSpace) -> Shading {
+    func interpolated(_ shading: Shading, in space: Gradient.ColorSpace) -> Shading {
         guard space != .device, case .gradient(var g) = shading.kind else { return shading }
         g.colorSpace = space
         return Shading(kind: .gradient(g))
@@ -548,16 +733,16 @@ private enum SceneDecoder {
 
     /// `.style(…)`: a colour, or a gradient style whose UnitPoints map onto the drawn item's bounds, made with
     /// the SwiftUI style initializers.
-    static func style(_ n: Node) throws -> Shading {
+    func style(_ n: Node) throws -> Shading {
         switch n.value {
         case .string: return .style(try color(n))
         case .object(let raw):
             if raw["space"] != nil || raw["rgba"] != nil { return .style(try color(n)) }
-            let kinds = styleKinds.filter { raw[$0] != nil }
+            let kinds = Self.styleKinds.filter { raw[$0] != nil }
             guard kinds.count == 1 else {
                 if kinds.isEmpty {
-                    _ = try n.object("a style", allowed: styleKinds + ["space", "rgba"])
-                    throw n.error("expected a colour or one of the keys \(styleKinds.joined(separator: ", "))")
+                    _ = try n.object("a style", allowed: Self.styleKinds + ["space", "rgba"])
+                    throw n.error("expected a colour or one of the keys \(Self.styleKinds.joined(separator: ", "))")
                 }
                 throw n.error("expected one style, got \(kinds.joined(separator: " and "))")
             }
@@ -603,7 +788,7 @@ private enum SceneDecoder {
     }
 
     /// `{"stops": [[location, COLOR], …]}` or `{"colors": [COLOR, …]}` (evenly spaced); at least one stop.
-    static func gradient(_ n: Node) throws -> Gradient {
+    func gradient(_ n: Node) throws -> Gradient {
         guard case .object(let raw) = n.value else {
             throw n.expected("a gradient ({\"stops\": […]} or {\"colors\": […]})")
         }
@@ -630,7 +815,7 @@ private enum SceneDecoder {
         return Gradient(stops: stops)
     }
 
-    static func gradientOptions(_ n: Node) throws -> GraphicsContext.GradientOptions {
+    func gradientOptions(_ n: Node) throws -> GraphicsContext.GradientOptions {
         var options: GraphicsContext.GradientOptions = []
         for item in try n.array() {
             options.insert(try named(item, "gradient option", ["repeat": GraphicsContext.GradientOptions.repeat,
@@ -639,13 +824,13 @@ private enum SceneDecoder {
         return options
     }
 
-    static func gradientColorSpace(_ n: Node) throws -> Gradient.ColorSpace {
+    func gradientColorSpace(_ n: Node) throws -> Gradient.ColorSpace {
         try named(n, "gradient colour space", ["device": Gradient.ColorSpace.device, "perceptual": .perceptual])
     }
 
     static let pathShapes = ["rect", "ellipse", "roundedRect", "arc", "elements"]
 
-    static func path(_ n: Node) throws -> Path {
+    func path(_ n: Node) throws -> Path {
         if case .string(let s) = n.value {
             guard let p = Path(s) else {
                 let shown = s.count > 60 ? jsonQuoted(String(s.prefix(60))) + "…" : jsonQuoted(s)
@@ -654,9 +839,9 @@ private enum SceneDecoder {
             return p
         }
         guard case .object(let raw) = n.value else { throw n.expected("a path (a description string or an object)") }
-        let kinds = pathShapes.filter { raw[$0] != nil }
+        let kinds = Self.pathShapes.filter { raw[$0] != nil }
         guard kinds.count == 1 else {
-            throw n.error(kinds.isEmpty ? "expected one of the keys \(pathShapes.joined(separator: ", "))"
+            throw n.error(kinds.isEmpty ? "expected one of the keys \(Self.pathShapes.joined(separator: ", "))"
                                         : "expected one shape, got \(kinds.joined(separator: " and "))")
         }
         let kind = kinds[0]
@@ -700,7 +885,7 @@ private enum SceneDecoder {
 
     /// `[["m", x, y], ["l", x, y], ["q", cx, cy, x, y], ["c", c1x, c1y, c2x, c2y, x, y], ["z"]]`, built with the
     /// public `Path` builders a user would call.
-    static func elements(_ n: Node) throws -> Path {
+    func elements(_ n: Node) throws -> Path {
         let arity = ["m": 2, "l": 2, "q": 4, "c": 6, "z": 0]
         var path = Path()
         for e in try n.array() {
