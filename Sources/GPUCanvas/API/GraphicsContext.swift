@@ -1,7 +1,7 @@
 /// SwiftUI's immediate-mode drawing destination.
 ///
-/// A context is a value: copying it copies the whole drawing state (transform, opacity, blend mode) while
-/// both copies keep drawing into the same layer. It records; it knows nothing of GL or pixels.
+/// A context is a value: copying it copies the whole drawing state (transform, opacity, blend mode, clip
+/// stack) while both copies keep drawing into the same layer. It records; it knows nothing of GL or pixels.
 ///
 /// ```swift
 /// Canvas { context, size in

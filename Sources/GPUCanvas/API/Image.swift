@@ -4,7 +4,7 @@
 // `Data`, from premultiplied pixels (`RasterImage`), or from a `GraphicsContext` renderer closure
 // (`Image(size:label:opaque:colorMode:renderer:)`). SwiftUI's `Image` initializers cannot throw, so neither do
 // these: an unreadable or corrupt file is kept as its error and the frame that draws it fails with an error that
-// names the file (`invalid geometry: draw #3: image /d/logo.png: …`), on both backends.
+// names the file (`invalid image: draw #3: /d/logo.png: …`), on both backends.
 //
 // Decisions (docs/api-status.md): one image pixel is one point at `draw(_:at:)` (times 1/`scale`); images are
 // sampled bilinearly on premultiplied pixels at each device pixel centre (`.interpolation(.none)`: the nearest

@@ -1,10 +1,9 @@
 // GraphicsContext.Shading and the shape styles it accepts.
 //
 // A shading is recorded as given, with its colours still `Color`s: the colour mode and the interpolation
-// space are applied by the lowering stage, which knows the canvas's working space. The one thing that cannot
-// wait is the geometry of a `.style(…)` gradient: SwiftUI maps its UnitPoints onto the bounding rect of the
-// item being drawn, so `GraphicsContext` turns a style into an absolute gradient when it records the draw
-// (`Shading.bound(to:)`).
+// space are applied by the lowering stage, which knows the canvas's working space. A `.style(…)` gradient is
+// recorded with its UnitPoints (`UnitGradient`); SwiftUI maps them onto the bounding rect of the item being
+// drawn, and the lowering does so with the drawn path's bounds (`UnitGradient.bound(to:)`).
 
 extension GraphicsContext {
     /// A colour or pattern to fill or stroke with.

@@ -9,18 +9,20 @@
 // Bytes to upload live in one staging arena owned by the command buffer (instance records and CPU coverage
 // alike); an upload names a byte range of it. The arena keeps its capacity from frame to frame.
 //
-// The buffer prints as text (`canvas-gl render --dump-gpu`), e.g.
+// The buffer prints as text (`canvas-gl render --dump-gpu`), e.g. two small fills with the raster atlas's R8
+// coverage form (`--no-paint-atlas`):
 //
 // ```
-// CommandBuffer: 1 pass, 1 draw call, 2 uploads (9.9 KiB), 2 textures
+// CommandBuffer: 1 pass, 1 draw call, 3 uploads (208 B), 2 instances, 68 covered pixels, 2 textures
 //   texture frame 64×64 rgba8
-//   texture atlas0 2048×8 r8
+//   texture atlas0 2048×12 r8
 //   pass 0 → frame load: clear(0, 0, 0, 0) store: store
-//     upload atlas0 rect(0, 0, 2048, 8) r8 16 KiB from staging[0..<16384]
-//     upload instances 64 B from staging[16384..<16448] (2 cover instances)
-//     bind pipeline atlasCover (blend one, oneMinusSrcAlpha)
+//     upload instances 80 B to instances+0 (2 atlasCover records) from staging[128..<208]
+//     bind pipeline atlasCover (program atlas_cover, blend one, oneMinusSrcAlpha)
 //     bind texture unit 0 atlas0
-//     draw strip 4 vertices × 2 instances from instances+0
+//     upload atlas0 rect(0, 0, 12, 4) r8 48 B from staging[0..<48]
+//     upload atlas0 rect(0, 4, 10, 8) r8 80 B from staging[48..<128]
+//     draw strip 4 vertices × 2 instances from instances+0 (atlasCover)
 //   fence
 //   readback frame 64×64 rgba8
 // ```

@@ -17,9 +17,11 @@
 //   cleared to transparent); popping a layer composites it into its parent as one more draw whose paint is
 //   the layer texture and whose coverage is 1 (the clip bounds it);
 // - blending: `.normal` by fixed function (ONE, ONE_MINUS_SRC_ALPHA); every other mode in the shader (the
-//   mode is per instance), the destination read through framebuffer fetch (`composite_fetch`) or, where the
-//   driver lacks it, from a copy of the target under each draw (`composite_copy`, a draw call per draw);
-// - batching: consecutive instances with the same target, pipeline and textures share one draw call; the
+//   mode is compiled into the program's variant, `ShaderVariant.blendMode`), the destination read through
+//   framebuffer fetch (`composite_fetch`) or, where the driver lacks it, from a copy of the target under each
+//   draw (`composite_copy`, a draw call per draw);
+// - batching: consecutive instances with the same target, pipeline, variant and textures share one draw
+//   call; the
 //   coverage atlas is reloaded when a band of the next batch comes up (an upload for the raster atlas, an
 //   accumulation pass for GPU tessellation).
 // Everything is encoded twice with the same code: a dry run lists the shapes and gradients in the order the

@@ -5,22 +5,26 @@
 // CPU scratch (flattening stores, coverage accumulators, band arenas, the command buffer's staging arena);
 // all are reused across frames, so a steady animation allocates no GL objects after its first frames.
 //
-// A frame is: plan (`Planner`: validate, flatten/stroke on all cores, fold a leading opaque full-canvas
-// fill into the clear colour, let the `PathStrategy` fill the command buffer) → execute (`Executor`: replay
-// through `GLStateCache`, fence, glReadPixels). Device row 0 is GL row 0, so the readback needs no flip.
+// A frame is: plan (`Planner`: the shared lowering validates and flattens/strokes on all cores; a leading
+// opaque full-canvas fill folds into the clear colour; a frame of plain solid source-over draws lets the
+// `PathStrategy` fill the command buffer (the fast path), any other goes through the `CompositingEncoder`)
+// → execute (`Executor`: replay through `GLStateCache`, fence, glReadPixels). Device row 0 is GL row 0, so
+// the readback needs no flip.
 // The last frame's command buffer stays readable (`CanvasRenderer.lastGPUCommandDump`, `--dump-gpu`).
 //
 // Path strategies (DESIGN.md "Coverage"), chosen per device, overridable with `GLESOptions.pathStrategy`:
 // - `rasterAtlas` (software rasterizers, i.e. llvmpipe): exact-area coverage on the CPU
 //   (`CoverageAccumulator`: dense signed-area rows with a sparse prefix sum), trimmed into bands that are
-//   shelf-packed into an atlas and composited by one instanced draw per atlas batch. On llvmpipe the atlas
-//   is in "paint" form (`GLESOptions.paintAtlas`): the CPU bakes premultiplied colour × coverage into BGRA8
-//   texels, bands are plain rectangles, the frame is BGRA8 and `atlas_blit` only samples; elsewhere (or
-//   with `paintAtlas: false`) R8 coverage × instance colour over trapezoid bands (`atlas_cover`).
+//   shelf-packed into an atlas and (on the fast path) composited by one instanced draw per atlas batch. On
+//   llvmpipe the fast path's atlas is in "paint" form (`GLESOptions.paintAtlas`): the CPU bakes
+//   premultiplied colour × coverage into BGRA8 texels, bands are plain rectangles, the frame is BGRA8 and
+//   `atlas_blit` only samples; elsewhere (or with `paintAtlas: false`) R8 coverage × instance colour over
+//   trapezoid bands (`atlas_cover`).
 // - `gpuTessellation` (hardware GPUs): segments accumulate the same exact areas into an R32F atlas with
 //   additive blending, then one instanced cover draw applies the fill rule and the paint.
-// Both meet DESIGN.md's bar against the reference on llvmpipe (maxDiff 2, over2 0 on the comparison
-// scenes of `GLESReferenceComparisonTests`).
+// On the compositing route both hand their coverage (R8 coverage, or R32F signed area) to the compositing
+// encoder's programs instead. Both meet DESIGN.md's bar against the reference on llvmpipe in every GLES form
+// (`Tests/ConformanceTests`).
 //
 // Measured on llvmpipe (Mesa 22.3, 2 cores), which decided the raster-atlas shape:
 // - a blended pixel costs ~2.5 ns with a flat colour and ~4–5 ns with one atlas sample; texelFetch at

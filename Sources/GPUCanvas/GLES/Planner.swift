@@ -1,15 +1,17 @@
 // The planner: a `Recording` → a `CommandBuffer`.
 //
-// 1. Prepare: every draw is validated (finite transform, path and stroke numbers, finite device bounds),
-//    flattened (`Flatten.fill`) or stroked (`Stroker.outline`) in device space, and given its pixel box
-//    (device bounds ∩ target). Draws are independent here, so the work is split over the CPU cores; each
-//    worker appends into its own `Polygons` store and the draws remember where their contours went.
-// 2. Layout: each path's pixel box is cut into pieces no larger than `maxPiece` and packed into the atlas
-//    with a shelf packer; when the atlas is full a new batch begins (`AtlasLayout`).
-// 3. The path strategy turns the batches into uploads and draws: one instanced cover draw per batch (plus
-//    one accumulation draw for GPU tessellation), so draws with the same state share a draw call.
+// 1. Lower: the shared lowering stage (`Lowering/`) validates the recording, resolves the paints and flattens
+//    or strokes every draw and clip path in device space on all cores (`LoweredFrame`).
+// 2. Route: a frame whose ops are all unclipped `.normal` draws of solid colours (`isSolidSourceOver`) takes
+//    the fast path: the draws become `PreparedPath`s (colour × opacity) and the path strategy's `encode`
+//    computes coverage and composites it in one go (on llvmpipe, the baked-colour raster atlas). Any other
+//    frame goes to the `CompositingEncoder`, which asks the strategy for coverage only (`coverage`).
+// 3. On either route, an opaque rectangle covering the whole target (on the compositing route, one before
+//    the first layer) becomes the clear colour, and the draws before it are dropped.
 //
-// The frame pass starts with a clear: transparent, or opaque black for `opaque` canvases.
+// The frame pass starts with a clear: transparent, opaque black for `opaque` canvases, or that rectangle's
+// colour. `AtlasLayout` (pieces shelf-packed into atlas batches) serves the GPU-tessellation strategy; the
+// raster atlas cuts and packs its own.
 
 import Dispatch
 import Foundation

@@ -1,8 +1,10 @@
 // The raster-atlas path strategy (Skia's kRasterAtlas, vello_hybrid's CPU half): coverage is computed on
-// the CPU (`CoverageAccumulator`), packed into an atlas, uploaded with one glTexSubImage2D per batch and
-// composited with paint by ONE instanced draw per batch: one instance per band, carrying its device
-// rectangle, atlas position and premultiplied colour × opacity. Instances are drawn in order, so the draw
-// order of the recording is kept within the single draw call.
+// the CPU (`CoverageAccumulator`), packed into an atlas and uploaded with one glTexSubImage2D per shelf. On
+// the fast path (`encode`) it is composited with paint by ONE instanced draw per batch: one instance per band,
+// carrying its device rectangle, atlas position and premultiplied colour × opacity. Instances are drawn in
+// order, so the draw order of the recording is kept within the single draw call. For the compositing encoder
+// (`coverage`) steps 1–4 below run once for the whole frame (no parts), in the coverage form, and the bands
+// and shelf uploads are handed over instead of being drawn.
 //
 // Why this is llvmpipe's default: there the "GPU" is the same two CPU cores, each triangle costs ~0.6 µs of
 // setup and each blended, atlas-sampled pixel ~5 ns. CPU coverage touches each pixel of a path's box once,
@@ -30,7 +32,7 @@
 // prices interior pixels at `solidPixelCost` so that it prefers bands whose interiors line up. Measured on
 // S1-fills (6 interleaved runs of `bench --frames 15 --stages`, medians): atlas upload 32.1 → 20.0 MiB,
 // instances 3863 → 6635, frame 44.4 → 39.5 ms (submit 5.9 → 4.5, gpu 17.5 → 15.0 ms); the image is
-// byte-identical. Only fills and strokes from `Planner.solidStrokeWidth` are searched: S2's thin strokes
+// byte-identical. Only fills and strokes from `Lowering.solidStrokeWidth` are searched: S2's thin strokes
 // have no interiors, and looking for them cost its resolve and band search time for nothing.
 
 import Foundation

@@ -1,7 +1,7 @@
 // The recording: an immutable display list that both backends render.
 //
 // A `GraphicsContext` appends to it; the scene loader builds one by replaying a scene's commands against a
-// context; the GLES planner and the reference renderer walk it. Solid colours are premultiplied in the working
+// context; the lowering stage walks it once for either backend. Solid colours are premultiplied in the working
 // space at record time (gradients keep their `Color`s until lowering), each draw carries the full state it was issued under. Paths stay in
 // user space with their transform, so each backend flattens at its own device scale.
 //

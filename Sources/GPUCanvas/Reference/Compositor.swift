@@ -1,6 +1,7 @@
-// The reference compositor: source-over of a solid premultiplied paint into a premultiplied RGBA8 target.
+// The reference compositor: blending a premultiplied source into a premultiplied RGBA8 target.
 //
-// It mirrors what an RGBA8 GL framebuffer does with one draw: the source is paint × coverage × opacity in
+// For source-over (`sourceOver`, and `blend` with `.normal`) it mirrors what an RGBA8 GL framebuffer does
+// with one draw: the source is paint × coverage × opacity in
 // Float, rounded to the framebuffer's 8 bits (a fixed-point blender takes its source in the target's precision:
 // llvmpipe's unorm8 blend does, and so does the raster atlas's baked colour), the destination is the stored
 // 8-bit value read back as byte/255, the blend is `src + dst·(1 − src.a)` in Float, and the result is stored
@@ -13,6 +14,9 @@
 // exact settled up to 15 levels away from the GPU on 60 stacked draws at alpha 0.1; rounding the source as the
 // GPU does keeps them within 2 (Tests/GPUCanvasTests/FuzzDefectTests.swift). A source exactly half a step
 // between two bytes still rounds either way with the last bit of its coverage.
+//
+// The other 27 modes (`blend`, through `BlendFormulas`) take the Float source as it is: the GPU blends them in
+// the shader, in float, from the stored destination, and stores the result with one rounding.
 
 enum ReferenceCompositor {
     /// Blends one row of coverage into `pixels` (premultiplied RGBA8, `width` pixels per row): pixel
