@@ -214,7 +214,7 @@ extension Color {
         AnyGradient(Gradient(colors: [mixed(toward: .white, by: 0.12), self, mixed(toward: .black, by: 0.12)]))
     }
 
-    /// Straight-alpha mix in the colour's own encoding (used for `gradient`).
+    /// Straight-alpha mix in linear sRGB (used for `gradient`).
     private func mixed(toward other: Color, by f: Double) -> Color {
         let a = linearSRGB, b = other.linearSRGB
         return Color(.sRGBLinear, red: a.r + (b.r - a.r) * f, green: a.g + (b.g - a.g) * f,

@@ -103,7 +103,7 @@ final class GLStateCache {
     }
 
     /// The unit uploads and allocations bind on, so that they never replace a texture a draw samples (the
-    /// compositing programs sample units 0–4).
+    /// compositing programs sample units 0–5).
     static let uploadUnit = 7
 
     /// For uploads: binds `id` on the upload unit and records that it is bound there.

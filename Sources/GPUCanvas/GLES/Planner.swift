@@ -54,7 +54,7 @@ struct PreparedPath {
     /// Premultiplied, opacity applied.
     var color: RGBA
     /// Whether the path can have interiors wide enough to draw as solid rectangles (`RasterAtlasStrategy`'s
-    /// paint form): every fill, and strokes at least `Planner.solidStrokeWidth` device pixels wide.
+    /// paint form): every fill, and strokes at least `Lowering.solidStrokeWidth` device pixels wide.
     var mayHaveInteriors = true
 }
 

@@ -477,8 +477,8 @@ private struct Builder {
         }
     }
 
-    /// The paint in the working space; nil when it paints nothing anywhere (a transparent colour, a gradient
-    /// without stops).
+    /// The paint in the working space; nil when it paints nothing anywhere (a gradient without stops, an image
+    /// mapped to no area).
     private func resolve(_ paint: Paint, _ d: DrawCommand) throws -> LoweredPaint? {
         switch paint {
         case .solid(let c):

@@ -2,7 +2,8 @@
 public enum RenderError: Error, Equatable, CustomStringConvertible {
     /// The canvas size or scale is unusable: zero, negative, not finite, or beyond the pixel limit.
     case invalidSize(String)
-    /// A draw's geometry cannot be rasterized (non-finite coordinates or transform).
+    /// A draw cannot be drawn as recorded: non-finite coordinates, transforms, opacity, paints or gradient
+    /// numbers, too many gradient stops, an image placement that is not finite.
     case invalidGeometry(String)
     /// The recording uses something this backend does not draw yet.
     case unsupported(String)

@@ -23,7 +23,7 @@ enum ReferenceCompositor {
     /// `(x0 + i, y)` receives `paint × coverage[i] × opacity` source-over. Zero coverage leaves a pixel
     /// untouched.
     ///
-    /// Paint rgba(1, 0, 0, 1), coverage 0.5, opacity 1 over (0, 0, 255, 255) → (128, 0, 128, 255).
+    /// Paint rgba(1, 0, 0, 1), coverage 0.5, opacity 1 over (0, 0, 255, 255) → (128, 0, 127, 255): the source rounds to (128, 0, 0, 128) first.
     static func sourceOver(row y: Int, x0: Int, coverage: UnsafeBufferPointer<Float>, paint: RGBA,
                            opacity: Float, width: Int, pixels: UnsafeMutablePointer<UInt8>) {
         // Full coverage of an opaque source replaces the pixel: src + dst·0 is src, stored as is.
@@ -52,7 +52,7 @@ enum ReferenceCompositor {
     /// Blends `source` (premultiplied) with `mode` into pixel (x, y) of `surface` where the shape covers
     /// `coverage`: result = dst + coverage · (blend(source, dst) − dst), stored with one rounding.
     ///
-    /// `.normal`, source (1, 0, 0, 1), coverage 0.5 over (0, 0, 255, 255) → (128, 0, 128, 255).
+    /// `.normal`, source (1, 0, 0, 1), coverage 0.5 over (0, 0, 255, 255) → (128, 0, 127, 255): the source rounds to (128, 0, 0, 128) first.
     static func blend(_ mode: GraphicsContext.BlendMode, source s: SIMD4<Float>, coverage c: Float,
                       into surface: inout ReferenceSurface, x: Int, y: Int) {
         let o = surface.offset(x: x, y: y)
