@@ -103,15 +103,16 @@ struct LayerCommand: Sendable, Equatable {
 }
 
 /// What is painted where the geometry covers.
-indirect enum Paint: Sendable, Equatable {
+enum Paint: Sendable, Equatable {
     /// A premultiplied colour in the working space.
     case solid(RGBA)
     /// A gradient with its colours as given; the lowering resolves them in the working space.
     case gradient(GradientShading)
     /// A `.style(…)` gradient whose UnitPoints the lowering maps onto the drawn path's bounding rect.
     case styleGradient(UnitGradient)
-    /// An image (`draw(_:in:)`, `tiledImage`), or a template image's alpha filled with a tint.
-    case image(ImagePaint)
+    /// An image (`draw(_:in:)`, `tiledImage`), or a template image's alpha filled with a tint (the only case
+    /// that holds a paint, so the only one boxed: solid paints stay inline).
+    indirect case image(ImagePaint)
     /// The destination under the draw, as it was before the draw (`Shading.backdrop`).
     case backdrop
 }
