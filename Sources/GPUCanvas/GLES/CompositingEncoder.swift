@@ -275,11 +275,24 @@ final class CompositingEncoder {
     /// clip's box (a later entry narrows the box), and past the region they would write other clips' masks.
     private func scissor(_ region: PixelRect?) {
         guard !dry else { return }
-        flush()
         ensurePass()
+        guard region != scissorRect else { return }
+        flush()
+        scissorRect = region
         cb.passes[cb.passes.count - 1].commands.append(
             .scissor(region.map { TexelRect(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }))
     }
+
+    /// Scissors to `region` only when the shape reaches past its clip's box; a shape inside it (a clip of one
+    /// path, the common case) needs none, so the masks of many clips still batch into one draw call. (A band's
+    /// zero-coverage padding may stick out, but blends nothing into a mask.)
+    private func scissor(_ region: PixelRect, for shape: CoverageShape, clipBox: PixelRect) {
+        let inside = shape.box.intersection(clipBox) == shape.box
+        scissor(inside ? nil : region)
+    }
+
+    /// The scissor the open pass has (each pass starts without one).
+    private var scissorRect: PixelRect?
 
     /// Writes entry 0 of clip `k` into its region (which holds 0): coverage, 1 − coverage, 1 or nothing.
     private func firstEntry(_ k: Int) {
@@ -288,15 +301,18 @@ final class CompositingEncoder {
         let reg = region(k)
         switch entry {
         case .shape(let shape, let inverse):
-            if inverse { append(full(reg, paint: .solid, color: SIMD4(repeating: 1)), pipeline: .composite, state: CompositeState()) }
+            if inverse {
+                scissor(nil)
+                append(full(reg, paint: .solid, color: SIMD4(repeating: 1)), pipeline: .composite, state: CompositeState())
+            }
             guard let shape else { return }
             let index = takeShape(shape)
-            scissor(reg)
+            scissor(reg, for: shape, clipBox: box)
             emitBands(index, offset: (reg.x - box.x, reg.y - box.y), paint: .solid, row: 0, color: SIMD4(repeating: 1),
                       blend: .normal, clip: nil, pipeline: inverse ? .maskErase : .composite, state: CompositeState())
-            scissor(nil)
         case .mask:
             // Content multiplies into 1.
+            scissor(nil)
             append(full(reg, paint: .solid, color: SIMD4(repeating: 1)), pipeline: .composite, state: CompositeState())
             flush()
             endPass()
@@ -324,14 +340,11 @@ final class CompositingEncoder {
             }
             let reg = region(k)
             let index = takeShape(shape)
-            scissor(reg)
+            scissor(reg, for: shape, clipBox: box)
             emitBands(index, offset: (reg.x - box.x, reg.y - box.y), paint: .solid, row: 0, color: SIMD4(repeating: 1),
                       blend: .normal, clip: nil, pipeline: .composite, state: CompositeState())
         }
-        if scratchUsed {
-            scissor(nil)
-            _ = pop()
-        }
+        if scratchUsed { _ = pop() }
         // Mask contents into layers, each multiplied in right away.
         for (k, r) in list {
             guard case .mask(let ops, let contentBox?, _, _) = frame.clips[k].entries[r] else { continue }
@@ -363,11 +376,10 @@ final class CompositingEncoder {
                 if inverse {
                     guard let shape, let box = frame.clips[k].box else { continue }
                     let index = takeShape(shape)
-                    scissor(reg)
+                    scissor(reg, for: shape, clipBox: box)
                     emitBands(index, offset: (reg.x - box.x, reg.y - box.y), paint: .solid, row: 0,
                               color: SIMD4(repeating: 1), blend: .normal, clip: nil, pipeline: .maskErase,
                               state: CompositeState())
-                    scissor(nil)
                 } else if shape == nil {
                     multiply(reg, by: nil, alpha: false, opacity: 0, inverse: false)
                 } else {
@@ -391,6 +403,7 @@ final class CompositingEncoder {
     /// 1 − that when `inverse`; with no texture, by `opacity` (0 empties the region).
     private func multiply(_ reg: PixelRect, by source: (TextureRef, PixelRect)?, alpha: Bool, opacity: Float,
                           inverse: Bool) {
+        scissor(nil)
         var instance = full(reg, paint: source == nil ? .solid : (alpha ? .sourceAlpha : .sourceRed),
                             color: SIMD4(repeating: opacity))
         instance.rule = inverse ? 1 : 0
@@ -642,6 +655,7 @@ final class CompositingEncoder {
             cb.passes.append(pass)
             passIsOpen = false
             boundPipeline = nil
+            scissorRect = nil
         }
         if !b.uploads.isEmpty {
             ensurePass()
@@ -687,6 +701,7 @@ final class CompositingEncoder {
         cb.passes.append(pass)
         boundPipeline = nil
         boundState = nil
+        scissorRect = nil
     }
 
     private func declareAtLeast(_ ref: TextureRef, _ box: PixelRect, _ format: TextureFormat) {
