@@ -275,4 +275,37 @@ final class FuzzDefectTests: XCTestCase {
         let d = try r8.render(s.recording, scale: s.scale).difference(from: images[0].image)
         XCTAssertTrue(d.meets(maxDiff: Self.barMaxDiff, over2: Self.barOver2), "raster-atlas-r8: \(d)")
     }
+
+    // MARK: Found by the 30-minute fuzz run of issue #16
+
+    /// A dashed stroke 10¹² px wide with round caps: the stroker reserved its outline from an estimate of
+    /// billions of cap points (a 64 GB allocation, an abort on every backend). Now the reservation stops at the
+    /// outline limit and the stroke is the limit's clean error, the same on every backend.
+    func testHugeRoundCappedDashedStrokeIsAnErrorNotAnAbort() throws {
+        let json = #"{"format": "gpucanvas-scene/1", "size": [1, 1], "commands": [{"op": "stroke", "path": "0 0 l 0 -30000000 0 0 v", "shading": {"color": "black"}, "lineWidth": 1000000000000, "lineCap": "round", "dash": [20, 10, 20, 4]}]}"#
+        let s = try scene(json)
+        var messages = Set<String>()
+        for (name, backend) in Self.backends {
+            XCTAssertThrowsError(try CanvasRenderer(backend: backend).render(s.recording, scale: s.scale), name) {
+                messages.insert("\($0)")
+            }
+        }
+        XCTAssertEqual(messages.count, 1, "\(messages)")
+        XCTAssertTrue(messages.first?.contains("the stroke outline would need more than") == true, "\(messages)")
+    }
+
+    /// A radial gradient with a start radius of 1e308: the reference evaluated it in Double while the GPU's Float
+    /// overflowed (maxDiff 191). Numbers past Float's range are refused by the lowering, on every backend.
+    func testGradientNumbersBeyondFloatAreAnError() throws {
+        let json = #"{"format": "gpucanvas-scene/1", "size": [1, 1], "commands": [{"op": "fill", "path": {"rect": [0, 0, 1, 1]}, "shading": {"radialGradient": {"colors": ["cyan", "red"]}, "center": [0, 0], "startRadius": 1e+308, "endRadius": 0}}]}"#
+        let s = try scene(json)
+        var messages = Set<String>()
+        for (name, backend) in Self.backends {
+            XCTAssertThrowsError(try CanvasRenderer(backend: backend).render(s.recording, scale: s.scale), name) {
+                messages.insert("\($0)")
+            }
+        }
+        XCTAssertEqual(messages.count, 1, "\(messages)")
+        XCTAssertTrue(messages.first?.contains("beyond the range a GPU evaluates gradients in") == true, "\(messages)")
+    }
 }

@@ -627,7 +627,10 @@ private struct OutlineBuilder {
 
     mutating func reserve(vertices: Int, subpaths: Int) {
         let capPoints = cap == .round ? arcSegments(Double.pi) + 1 : (cap == .square ? 2 : 0)
-        out.reserve(2 * vertices + subpaths * 2 * (capPoints + 2) + 16)
+        // Never more than the outline may hold: a round cap on a 10¹² px pen estimates billions of points
+        // (found by the fuzzer: a 64 GB reservation), and the stroke then stops at the limit with an error.
+        let estimate = 2 * Double(vertices) + Double(subpaths) * 2 * Double(capPoints + 2) + 16
+        out.reserve(Int(min(estimate, Double(Stroker.maxOutlinePoints + 16))))
         starts.reserveCapacity(2 * subpaths)
     }
 

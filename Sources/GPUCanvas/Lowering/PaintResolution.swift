@@ -82,8 +82,15 @@ enum GradientResolution {
         let det = toDevice.a * toDevice.d - toDevice.b * toDevice.c
         guard det != 0, det.isFinite else { return nil }  // the drawn item has no area either
         let spread: GradientPaint.Spread = g.options.contains(.mirror) ? .mirror : g.options.contains(.repeat) ? .repeat : .pad
-        return GradientPaint(geometry: geometry, gradientFromDevice: toDevice.inverted(), stops: stops, spread: spread,
-                             interpolatesLinearLight: linear, workingSpaceIsEncoded: colorMode == .nonLinear)
+        let paint = GradientPaint(geometry: geometry, gradientFromDevice: toDevice.inverted(), stops: stops,
+                                  spread: spread, interpolatesLinearLight: linear,
+                                  workingSpaceIsEncoded: colorMode == .nonLinear)
+        // The GPU evaluates in Float: numbers past its range (a radius of 1e308) would become infinities there
+        // while the reference still computes in Double. Both refuse them instead (found by the fuzzer).
+        guard paint.packedTexels().allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite && $0.w.isFinite }) else {
+            throw bad("numbers are beyond the range a GPU evaluates gradients in (±3.4e38 after mapping to device pixels)")
+        }
+        return paint
     }
 }
 
