@@ -487,13 +487,13 @@ private struct Builder {
             }
             return .solid(c)
         case .gradient(let g):
-            return try GradientResolution.resolve(g, transform: d.transform.concatenating(target.deviceTransform),
-                                                  colorMode: colorMode, drawNumber: d.number).map { .gradient($0) }
+            return Self.lowered(try GradientResolution.resolve(g, transform: d.transform.concatenating(target.deviceTransform),
+                                                               colorMode: colorMode, drawNumber: d.number))
         case .styleGradient(let u):
             // A style's UnitPoints map onto the drawn item's bounds: the path's, for fills and strokes alike.
-            return try GradientResolution.resolve(u.bound(to: d.path.boundingRect),
-                                                  transform: d.transform.concatenating(target.deviceTransform),
-                                                  colorMode: colorMode, drawNumber: d.number).map { .gradient($0) }
+            return Self.lowered(try GradientResolution.resolve(u.bound(to: d.path.boundingRect),
+                                                               transform: d.transform.concatenating(target.deviceTransform),
+                                                               colorMode: colorMode, drawNumber: d.number))
         case .backdrop:
             return .backdrop
         case .image(let i):
@@ -501,6 +501,13 @@ private struct Builder {
                                                decodesSRGB: colorMode != .nonLinear,
                                                drawNumber: d.number).map { .image($0) }
         }
+    }
+
+    /// A gradient that paints nothing anywhere (no stops, equal circles) is a transparent colour: it still acts
+    /// under a blend mode that clears (`.copy` of it erases), and takes the plain colour path on the GPU.
+    static func lowered(_ g: GradientPaint?) -> LoweredPaint {
+        guard let g, g.packedTexels()[0].x != GradientPaint.Packed.kindNothing else { return .solid(.transparent) }
+        return .gradient(g)
     }
 
     // MARK: Assembling ops
