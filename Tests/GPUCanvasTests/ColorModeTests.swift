@@ -82,4 +82,19 @@ final class ColorModeTests: XCTestCase {
             }
         }
     }
+
+    /// Found by the fuzzer: a thin red line over opaque black in `.extendedLinear` was off by up to 6 levels on
+    /// the raster atlas, whose R8 coverage the sRGB encoding amplifies near black (slope up to ~13). Linear
+    /// frames now take R16F coverage.
+    func testAntialiasedEdgesOverBlackInLinearLight() throws {
+        for mode in [ColorRenderingMode.linear, .extendedLinear] {
+            try BackendComparison.render(20, 30, colorMode: mode, file: #filePath, line: #line) { ctx, _ in
+                ctx.fill(Path(CGRect(x: 0, y: 0, width: 20, height: 30)), with: .color(.black))
+                var p = Path()
+                p.move(to: .zero)
+                p.addLine(to: CGPoint(x: 26, y: 50))
+                ctx.stroke(p, with: .color(red: 1, green: 0, blue: 0), lineWidth: 1)
+            }
+        }
+    }
 }

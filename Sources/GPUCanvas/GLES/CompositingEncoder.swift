@@ -113,7 +113,8 @@ final class CompositingEncoder {
         run(target)
 
         // Coverage of all of them.
-        coverage = strategy.coverage(shapes, stores: lowered.stores, into: &cb)
+        coverage = strategy.coverage(shapes, stores: lowered.stores, highPrecision: lowered.colorMode != .nonLinear,
+                                     into: &cb)
 
         // Real run.
         dry = false

@@ -152,7 +152,9 @@ protocol PathStrategy: AnyObject {
     func encode(_ paths: [PreparedPath], stores: [Polygons], frame: FrameEncoding,
                 into cb: inout CommandBuffer, timings: inout GLESFrameTimings) throws
     /// Coverage only, for the compositing encoder (`CompositingEncoder`): bands in atlas batches.
-    func coverage(_ paths: [PreparedPath], stores: [Polygons], into cb: inout CommandBuffer) -> CoverageSet
+    /// `highPrecision`: coverage finer than 8 bits (a linear-light frame).
+    func coverage(_ paths: [PreparedPath], stores: [Polygons], highPrecision: Bool,
+                  into cb: inout CommandBuffer) -> CoverageSet
 }
 
 /// One rectangle (or trapezoid) of a shape's coverage in the atlas: device pixels, the atlas texel of its

@@ -164,15 +164,19 @@ final class RasterAtlasStrategy: PathStrategy {
 
     /// Coverage of `paths` for the compositing encoder: R8 (or R16F/R32F) coverage with the fill rule
     /// applied, staged whole (the general route is not split into parts).
-    func coverage(_ paths: [PreparedPath], stores: [Polygons], into cb: inout CommandBuffer) -> CoverageSet {
-        var set = CoverageSet(kind: .coverage, atlasFormat: format)
+    func coverage(_ paths: [PreparedPath], stores: [Polygons], highPrecision: Bool,
+                  into cb: inout CommandBuffer) -> CoverageSet {
+        // Linear-light frames encode to sRGB at output, whose slope near black (up to ~13) would turn R8's
+        // half-step of coverage into several levels: they get R16F coverage (11 bits).
+        let coverageFormat: TextureFormat = highPrecision && format == .r8 ? .r16f : format
+        var set = CoverageSet(kind: .coverage, atlasFormat: coverageFormat)
         set.shapeBands = [Range<Int>](repeating: 0 ..< 0, count: paths.count)
         guard !paths.isEmpty else { return set }
         cutPieces(paths)
         pieces.removeAll(keepingCapacity: true)
         pieces.append(contentsOf: framePieces)
         var staged: CoverageSet? = set
-        encodePart(paths, stores: stores, frame: nil, into: &cb, general: &staged)
+        encodePart(paths, stores: stores, frame: nil, format: coverageFormat, into: &cb, general: &staged)
         return staged!
     }
 
@@ -223,14 +227,14 @@ final class RasterAtlasStrategy: PathStrategy {
             pieces.removeAll(keepingCapacity: true)
             pieces.append(contentsOf: framePieces[start ..< end])
             var none: CoverageSet?
-            encodePart(paths, stores: stores, frame: frame, into: &cb, general: &none)
+            encodePart(paths, stores: stores, frame: frame, format: format, into: &cb, general: &none)
             start = end
         }
     }
 
     /// Steps 2–5 for `pieces`. With `general`, steps 2–4 only, in the coverage form: the bands and the
     /// atlas uploads go into `general` for the compositing encoder instead of instances and draws.
-    private func encodePart(_ paths: [PreparedPath], stores: [Polygons], frame: FrameEncoding?,
+    private func encodePart(_ paths: [PreparedPath], stores: [Polygons], frame: FrameEncoding?, format: TextureFormat,
                             into cb: inout CommandBuffer, general: inout CoverageSet?) {
         let bpp = format.bytesPerTexel
         let paint = self.paint && general == nil

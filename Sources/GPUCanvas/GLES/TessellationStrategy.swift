@@ -32,7 +32,8 @@ final class TessellationStrategy: PathStrategy {
 
     /// Coverage of `paths` for the compositing encoder: per batch an accumulation pass into the R32F atlas;
     /// each piece is a band whose texels hold signed area (the encoder's program applies the fill rule).
-    func coverage(_ paths: [PreparedPath], stores: [Polygons], into cb: inout CommandBuffer) -> CoverageSet {
+    func coverage(_ paths: [PreparedPath], stores: [Polygons], highPrecision: Bool = false,
+                  into cb: inout CommandBuffer) -> CoverageSet {
         var set = CoverageSet(kind: .accumulated, atlasFormat: .r32f)
         set.shapeBands = [Range<Int>](repeating: 0 ..< 0, count: paths.count)
         guard !paths.isEmpty else { return set }
@@ -90,7 +91,7 @@ final class TessellationStrategy: PathStrategy {
     func encode(_ paths: [PreparedPath], stores: [Polygons], frame: FrameEncoding,
                 into cb: inout CommandBuffer, timings: inout GLESFrameTimings) throws {
         guard !paths.isEmpty else { return }
-        let set = coverage(paths, stores: stores, into: &cb)
+        let set = coverage(paths, stores: stores, highPrecision: false, into: &cb)
         var bandPath = [Int](repeating: 0, count: set.bands.count)
         for (p, r) in set.shapeBands.enumerated() { for b in r { bandPath[b] = p } }
         let coverBytes = set.bands.count * CoverInstance.stride
