@@ -209,4 +209,27 @@ final class GradientAndBlendTests: XCTestCase, ComparesBackends {
         // Source (0, 61, 128, 128)/255 × 0.5 over itself: a = 0.25 + 0.5·0.75 = 0.625 → 159.
         XCTAssertEqual(Int(translucent.pixel(x: 4, y: 2).a), 159, accuracy: 1)
     }
+
+    /// SwiftUI's static sugar compiles as pasted code writes it and records the same paint as the initializers.
+    func testShapeStyleStaticSugarRecordsTheSameAsTheInitializers() {
+        let path = Path(CGRect(x: 0, y: 0, width: 10, height: 10))
+        let a = Recording(size: CGSize(width: 10, height: 10)) { ctx, _ in
+            ctx.fill(path, with: .style(.linearGradient(colors: [.red, .blue], startPoint: .top, endPoint: .bottom)))
+            ctx.fill(path, with: .style(.radialGradient(colors: [.red, .blue], center: .center, startRadius: 0, endRadius: 5)))
+            ctx.fill(path, with: .style(.angularGradient(colors: [.red, .blue], center: .center, startAngle: .zero,
+                                                         endAngle: .degrees(180))))
+            ctx.fill(path, with: .style(.ellipticalGradient(colors: [.red, .blue])))
+            ctx.fill(path, with: .style(Color.red.gradient))
+        }
+        let b = Recording(size: CGSize(width: 10, height: 10)) { ctx, _ in
+            ctx.fill(path, with: .style(LinearGradient(colors: [.red, .blue], startPoint: .top, endPoint: .bottom)))
+            ctx.fill(path, with: .style(RadialGradient(colors: [.red, .blue], center: .center, startRadius: 0, endRadius: 5)))
+            ctx.fill(path, with: .style(AngularGradient(colors: [.red, .blue], center: .center, startAngle: .zero,
+                                                        endAngle: .degrees(180))))
+            ctx.fill(path, with: .style(EllipticalGradient(colors: [.red, .blue])))
+            ctx.fill(path, with: .style(Color.red.gradient))
+        }
+        XCTAssertEqual(a, b)
+        XCTAssertEqual(a.drawCount, 5)
+    }
 }
