@@ -232,4 +232,34 @@ final class GradientAndBlendTests: XCTestCase, ComparesBackends {
         XCTAssertEqual(a, b)
         XCTAssertEqual(a.drawCount, 5)
     }
+
+    /// `.perceptual` interpolates in Oklab: halfway from white to black, L = 0.5 is linear 0.5³ = 0.125, which
+    /// sRGB-encodes to 0.39 (99), where `.device` interpolation gives 128.
+    func testPerceptualGradientsInterpolateInOklab() throws {
+        let gradient = Gradient(colors: [.white, .black])
+        let img = try render(64, 2) { ctx, _ in
+            ctx.fill(Path(CGRect(x: 0, y: 0, width: 64, height: 1)),
+                     with: .style(LinearGradient(gradient: gradient, startPoint: .leading, endPoint: .trailing)
+                        .colorSpace(.perceptual)))
+            ctx.fill(Path(CGRect(x: 0, y: 1, width: 64, height: 1)),
+                     with: .linearGradient(gradient, startPoint: .zero, endPoint: CGPoint(x: 64, y: 0)))
+        }
+        // Pixel 31's centre is t = 31.5/64 on both rows.
+        let t = 31.5 / 64.0
+        let lab = Float(1 - t)
+        let perceptual = UInt8((255 * ColorTransfer.encode(Double(lab * lab * lab))).rounded())
+        let device = UInt8((255 * (1 - t)).rounded())
+        assertPixel(img, 31, 0, PixelRGBA8(r: perceptual, g: perceptual, b: perceptual, a: 255), tolerance: Self.gradientTolerance)
+        assertPixel(img, 31, 1, PixelRGBA8(r: device, g: device, b: device, a: 255), tolerance: Self.gradientTolerance)
+        // Every shading and colour mode agree across backends with perceptual stops.
+        for mode in ColorRenderingMode.allCases {
+            try render(48, 24, colorMode: mode) { ctx, _ in
+                ctx.fill(Path(CGRect(x: 0, y: 0, width: 48, height: 24)),
+                         with: .style(LinearGradient(colors: [.red, .blue], startPoint: .leading, endPoint: .trailing)
+                            .colorSpace(.perceptual)))
+                ctx.fill(Path(ellipseIn: CGRect(x: 8, y: 2, width: 30, height: 20)),
+                         with: .style(Color.orange.gradient.colorSpace(.perceptual)))
+            }
+        }
+    }
 }

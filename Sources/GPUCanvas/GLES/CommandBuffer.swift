@@ -325,6 +325,8 @@ struct ShaderVariant: Hashable, CustomStringConvertible {
     /// The gradient's spread (0 pad, 1 repeat, 2 mirror) and whether it sRGB-encodes its result.
     var gradientSpread: Int16?
     var gradientEncodes = false
+    /// The gradient's stops are Oklab (`Gradient.ColorSpace.perceptual`).
+    var gradientOklab = false
     /// No instance of the draw call has a clip.
     var unclipped = false
 
@@ -339,6 +341,7 @@ struct ShaderVariant: Hashable, CustomStringConvertible {
         if fewStops { d.append(("GRADIENT_FEW_STOPS", 1)) }
         if let gradientSpread { d.append(("GRADIENT_SPREAD", Int(gradientSpread))) }
         if gradientEncodes { d.append(("GRADIENT_ENCODE", 1)) }
+        if gradientOklab { d.append(("GRADIENT_OKLAB", 1)) }
         if unclipped { d.append(("COMPOSITE_UNCLIPPED", 1)) }
         return d
     }

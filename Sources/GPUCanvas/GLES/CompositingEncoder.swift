@@ -582,6 +582,7 @@ final class CompositingEncoder {
             v.gradientKind = Int16(h.x)
             v.gradientSpread = Int16(h.y)
             v.gradientEncodes = Int(h.z) & 1 != 0
+            v.gradientOklab = Int(h.z) & 2 != 0
             v.fewStops = Int(h.w) <= 4
         }
         if p == .compositeFetch || p == .compositeCopy { v.blendMode = i.blendMode }

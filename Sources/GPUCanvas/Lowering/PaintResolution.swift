@@ -8,7 +8,8 @@
 //   (sRGB-encoded for `.nonLinear`) or, with `.linearColor`, in linear light;
 // - `.mirror` wins over `.repeat`;
 // - a gradient without stops paints nothing; one stop paints its colour everywhere;
-// - `Gradient.ColorSpace.perceptual` interpolates like `.device` (no Oklab yet; api-status says so);
+// - `Gradient.ColorSpace.perceptual` interpolates straight colour in Oklab (Ottosson's perceptual space), then
+//   converts back to linear sRGB and the working space (`.linearColor` has no further effect then);
 // - an `AngularGradient` whose angles span less than a turn is a conic gradient whose stops are squeezed
 //   into that span (the rest of the turn pads with the end colours); a negative span turns the other way.
 
@@ -27,11 +28,16 @@ enum GradientResolution {
         guard g.stops.count <= GradientPaint.maxStops else {
             throw bad("has \(g.stops.count) stops; at most \(GradientPaint.maxStops) are drawn")
         }
-        let linear = g.options.contains(.linearColor)
+        let perceptual = g.colorSpace.isPerceptual
+        let linear = g.options.contains(.linearColor) && !perceptual
         var stops: [GradientPaint.Stop] = []
         for (i, s) in g.stops.enumerated() {
             guard s.location.isFinite else { throw bad("stop \(i) location \(s.location) is not finite") }
-            let c = s.color.straight(in: colorMode, linearLight: linear)
+            var c = s.color.straight(in: colorMode, linearLight: linear || perceptual)
+            if perceptual {
+                let lab = Oklab.fromLinearSRGB(SIMD3(c.x, c.y, c.z))
+                c = SIMD4(lab, c.w)
+            }
             guard c.x.isFinite, c.y.isFinite, c.z.isFinite, c.w.isFinite else {
                 throw bad("stop \(i) colour \(s.color) is not finite")
             }
@@ -82,9 +88,10 @@ enum GradientResolution {
         let det = toDevice.a * toDevice.d - toDevice.b * toDevice.c
         guard det != 0, det.isFinite else { return nil }  // the drawn item has no area either
         let spread: GradientPaint.Spread = g.options.contains(.mirror) ? .mirror : g.options.contains(.repeat) ? .repeat : .pad
-        let paint = GradientPaint(geometry: geometry, gradientFromDevice: toDevice.inverted(), stops: stops,
+        var paint = GradientPaint(geometry: geometry, gradientFromDevice: toDevice.inverted(), stops: stops,
                                   spread: spread, interpolatesLinearLight: linear,
                                   workingSpaceIsEncoded: colorMode == .nonLinear)
+        paint.interpolatesOklab = perceptual
         // The GPU evaluates in Float: numbers past its range (a radius of 1e308) would become infinities there
         // while the reference still computes in Double. Both refuse them instead (found by the fuzzer).
         guard paint.packedTexels().allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite && $0.w.isFinite }) else {

@@ -82,6 +82,9 @@ struct GradientPaint: Equatable, Sendable {
     /// transfer curve before premultiplying when `workingSpaceIsEncoded`. In every other combination the
     /// stops are already in the working space and no conversion happens.
     var interpolatesLinearLight: Bool
+    /// `Gradient.ColorSpace.perceptual`: the stops are Oklab (L, a, b) and the interpolated colour is turned back
+    /// into linear sRGB (then encoded when `workingSpaceIsEncoded`) before premultiplying.
+    var interpolatesOklab = false
     /// True for the `.nonLinear` colour mode (sRGB-encoded working space).
     var workingSpaceIsEncoded: Bool
 
@@ -227,7 +230,8 @@ struct GradientPaint: Equatable, Sendable {
     /// `.linearColor` in an encoded working space).
     private func finish(_ c: SIMD4<Float>) -> SIMD4<Float> {
         var rgb = SIMD3(c.x, c.y, c.z)
-        if interpolatesLinearLight && workingSpaceIsEncoded {
+        if interpolatesOklab { rgb = Oklab.toLinearSRGB(rgb) }
+        if (interpolatesLinearLight || interpolatesOklab) && workingSpaceIsEncoded {
             rgb = SIMD3(Float(ColorTransfer.encode(Double(rgb.x))), Float(ColorTransfer.encode(Double(rgb.y))),
                         Float(ColorTransfer.encode(Double(rgb.z))))
         }
@@ -248,6 +252,8 @@ struct GradientPaint: Equatable, Sendable {
         static let kindNothing: Float = 5
         /// flags bit 0: sRGB-encode the interpolated colour before premultiplying.
         static let flagEncode: Float = 1
+        /// flags bit 1: the stops are Oklab, turned into linear sRGB after interpolating.
+        static let flagOklab: Float = 2
         /// Pixel centres and the origin lie in [0, boxSide]²: what the precision argument assumes.
         static let boxSide = Double(maxPixelDimension)
     }
@@ -274,7 +280,8 @@ struct GradientPaint: Equatable, Sendable {
         let n = stops.count
         precondition(n >= 1 && n <= Self.maxStops, "a packed gradient carries 1…\(Self.maxStops) stops, not \(n)")
         let spreadCode: Float = spread == .pad ? 0 : spread == .repeat ? 1 : 2
-        let flags: Float = interpolatesLinearLight && workingSpaceIsEncoded ? Packed.flagEncode : 0
+        let flags: Float = ((interpolatesLinearLight || interpolatesOklab) && workingSpaceIsEncoded ? Packed.flagEncode : 0)
+            + (interpolatesOklab ? Packed.flagOklab : 0)
         var kind: Float
         var texels = [SIMD4<Float>](repeating: .zero, count: Packed.headerTexels)
         let m = gradientFromDevice
@@ -383,5 +390,31 @@ struct GradientPaint: Equatable, Sendable {
     private static func clampToBox(_ p: SIMD2<Double>) -> SIMD2<Double> {
         func one(_ v: Double) -> Double { v.isFinite ? min(max(v.rounded(), 0), Packed.boxSide) : 0 }
         return SIMD2(one(p.x), one(p.y))
+    }
+}
+
+/// Oklab (Björn Ottosson, 2020): the perceptual space `Gradient.ColorSpace.perceptual` interpolates in. The same
+/// two matrices and cube / cube root are in gradient.glsl.
+enum Oklab {
+    /// Linear sRGB → Oklab (L, a, b). White (1, 1, 1) → (1, 0, 0).
+    static func fromLinearSRGB(_ c: SIMD3<Float>) -> SIMD3<Float> {
+        let l = 0.4122214708 * c.x + 0.5363325363 * c.y + 0.0514459929 * c.z
+        let m = 0.2119034982 * c.x + 0.6806995451 * c.y + 0.1073969566 * c.z
+        let s = 0.0883024619 * c.x + 0.2817188376 * c.y + 0.6299787005 * c.z
+        let l3 = Float(cbrt(Double(l))), m3 = Float(cbrt(Double(m))), s3 = Float(cbrt(Double(s)))
+        return SIMD3(0.2104542553 * l3 + 0.7936177850 * m3 - 0.0040720468 * s3,
+                     1.9779984951 * l3 - 2.4285922050 * m3 + 0.4505937099 * s3,
+                     0.0259040371 * l3 + 0.7827717662 * m3 - 0.8086757660 * s3)
+    }
+
+    /// Oklab → linear sRGB.
+    static func toLinearSRGB(_ c: SIMD3<Float>) -> SIMD3<Float> {
+        let l3 = c.x + 0.3963377774 * c.y + 0.2158037573 * c.z
+        let m3 = c.x - 0.1055613458 * c.y - 0.0638541728 * c.z
+        let s3 = c.x - 0.0894841775 * c.y - 1.2914855480 * c.z
+        let l = l3 * l3 * l3, m = m3 * m3 * m3, s = s3 * s3 * s3
+        return SIMD3(4.0767416621 * l - 3.3077115913 * m + 0.2309699292 * s,
+                     -1.2684380046 * l + 2.6097574011 * m - 0.3413193965 * s,
+                     -0.0041960863 * l - 0.7034186147 * m + 1.7076147010 * s)
     }
 }

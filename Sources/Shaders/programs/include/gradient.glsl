@@ -3,7 +3,7 @@
 // The GLSL copy of GradientPaint's evaluation (Sources/GPUCanvas/Reference/GradientFormulas.swift). The row is
 // `GradientPaint.packedTexels()`; its layout and the precision argument (why everything is relative to an
 // integer origin o, why coefficients come split into hi + lo) are documented there. Texel index: contents
-//   0        kind, spread (0 pad, 1 repeat, 2 mirror), flags (bit 0: sRGB-encode), stop count n
+//   0        kind, spread (0 pad, 1 repeat, 2 mirror), flags (bit 0: sRGB-encode, bit 1: Oklab stops), stop count n
 //   1        o.x, o.y, then linear: t_o, 0; radial / conic: v_o.x, v_o.y
 //   2        linear: g_hi.xy, g_lo.xy;  radial / conic: M_hi = a, b, c, d
 //   3        radial / conic: M_lo = a, b, c, d
@@ -102,6 +102,17 @@ vec4 gradientStopColor(highp sampler2D paintData, int row, int n, float t) {
 #endif
 }
 
+// Oklab → linear sRGB (GradientFormulas.swift's Oklab.toLinearSRGB): `Gradient.ColorSpace.perceptual`.
+vec3 gradientOklabToLinear(vec3 c) {
+    float l3 = c.x + 0.3963377774 * c.y + 0.2158037573 * c.z;
+    float m3 = c.x - 0.1055613458 * c.y - 0.0638541728 * c.z;
+    float s3 = c.x - 0.0894841775 * c.y - 1.2914855480 * c.z;
+    float l = l3 * l3 * l3, m = m3 * m3 * m3, s = s3 * s3 * s3;
+    return vec3(4.0767416621 * l - 3.3077115913 * m + 0.2309699292 * s,
+                -1.2684380046 * l + 2.6097574011 * m - 0.3413193965 * s,
+                -0.0041960863 * l - 0.7034186147 * m + 1.7076147010 * s);
+}
+
 // The sRGB transfer function's encoding direction, extended symmetrically to negative values.
 float gradientEncode(float v) {
     float m = abs(v);
@@ -177,11 +188,16 @@ vec4 gradientColor(highp sampler2D paintData, int row, vec2 devicePixelCentre) {
     }
     vec3 rgb = straight.rgb;
 #ifdef GRADIENT_KIND
-    // A specialised program knows whether it encodes (GRADIENT_ENCODE) and its spread (GRADIENT_SPREAD).
+    // A specialised program knows whether it encodes (GRADIENT_ENCODE) and its spread (GRADIENT_SPREAD), and
+    // whether its stops are Oklab (GRADIENT_OKLAB).
+#ifdef GRADIENT_OKLAB
+    rgb = gradientOklabToLinear(rgb);
+#endif
 #ifdef GRADIENT_ENCODE
     rgb = vec3(gradientEncode(rgb.r), gradientEncode(rgb.g), gradientEncode(rgb.b));
 #endif
 #else
+    if ((flags & 2) != 0) rgb = gradientOklabToLinear(rgb);
     if ((flags & 1) != 0) rgb = vec3(gradientEncode(rgb.r), gradientEncode(rgb.g), gradientEncode(rgb.b));
 #endif
     return vec4(rgb * straight.a, straight.a);
