@@ -2,7 +2,7 @@
 // is rendered by the CPU reference and by the GLES backend in each form a user can select (`GLESForm`: both
 // path strategies, the raster atlas's coverage forms besides llvmpipe's default paint form, and both blend
 // routes: framebuffer fetch and the destination copy NVIDIA takes), on Mesa llvmpipe, and the two images must
-// meet DESIGN.md's bar. A failure writes the reference, GL and diff PNGs and names them.
+// meet docs/DESIGN-NOTES.md's bar. A failure writes the reference, GL and diff PNGs and names them.
 //
 // Run it: `swift test --filter ConformanceTests`; the failure images land in
 // `$CONFORMANCE_OUT` (default: `<tmp>/gpucanvas-conformance/<form>/`).
@@ -10,7 +10,7 @@ import Foundation
 import GPUCanvas
 import Testing
 
-/// DESIGN.md's default bar: no channel off by more than 8 anywhere…
+/// docs/DESIGN-NOTES.md's default bar: no channel off by more than 8 anywhere…
 let defaultMaxDiff = 8
 /// …and at most 0.1 % of the pixels with a channel off by more than 2 (one 8-bit rounding on each side plus
 /// one step of coverage quantisation).

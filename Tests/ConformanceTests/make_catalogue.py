@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the conformance catalogue: scenes/*.json, each a small scene in gpucanvas-scene/1.
 
-Every scene is rendered by the reference and by each GLES path strategy and compared against DESIGN.md's bar
+Every scene is rendered by the reference and by each GLES path strategy and compared against docs/DESIGN-NOTES.md's bar
 (ConformanceTests.swift). Run from this folder: `python3 make_catalogue.py` (deterministic: fixed seeds).
 The scenes are inputs, not expected pictures; nothing here says what the pixels should be.
 Scenes in PENDING (known renderer bugs) are left out unless run with `--include-pending`.

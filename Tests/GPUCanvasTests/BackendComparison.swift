@@ -3,7 +3,7 @@ import XCTest
 
 /// What the feature tests share: the backends they compare (the reference and the GLES forms a user can
 /// select: both path strategies, the raster atlas's R8 coverage form, both blend routes), rendering one closure
-/// on all of them with DESIGN.md's bar between each GLES image and the reference, and a pixel assertion.
+/// on all of them with docs/DESIGN-NOTES.md's bar between each GLES image and the reference, and a pixel assertion.
 enum BackendComparison {
     typealias Draw = @Sendable (inout GraphicsContext, CGSize) -> Void
 

@@ -3,7 +3,7 @@ import XCTest
 
 /// Clips (`clip(to:)` with both fill rules, `antialiased`, `.inverse`, nesting), `clipToLayer` masks and
 /// `drawLayer` groups: analytic pixels on the reference, and every GLES form (both path strategies, the raster
-/// atlas's R8 form, both blend routes) equal to it within DESIGN.md's bar.
+/// atlas's R8 form, both blend routes) equal to it within docs/DESIGN-NOTES.md's bar.
 final class ClipAndLayerTests: XCTestCase, ComparesBackends {
     typealias Draw = @Sendable (inout GraphicsContext, CGSize) -> Void
 

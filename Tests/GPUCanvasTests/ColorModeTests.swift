@@ -3,7 +3,7 @@ import XCTest
 
 /// The colour modes: `.nonLinear` composites sRGB-encoded values in 8 bits; `.linear` and `.extendedLinear`
 /// composite linear-light values in half floats and encode the result to sRGB bytes once. Analytic pixels on
-/// the reference; every GLES form equal to it within DESIGN.md's bar.
+/// the reference; every GLES form equal to it within docs/DESIGN-NOTES.md's bar.
 final class ColorModeTests: XCTestCase {
     typealias Draw = @Sendable (inout GraphicsContext, CGSize) -> Void
 

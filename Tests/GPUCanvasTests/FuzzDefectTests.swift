@@ -10,7 +10,7 @@ final class FuzzDefectTests: XCTestCase {
     static let aliasedTolerance = 0
     /// One 8-bit step: an exact anti-aliased coverage may round to either side of a half.
     static let roundingTolerance = 1
-    /// The project's conformance bar between backends for anti-aliased scenes (`compare`, DESIGN.md): the
+    /// The project's conformance bar between backends for anti-aliased scenes (`compare`, docs/DESIGN-NOTES.md): the
     /// backends share the geometry but accumulate coverage with different arithmetic, so no channel may be
     /// off by more than 8…
     static let barMaxDiff = 8

@@ -294,9 +294,9 @@ private let chordAreaR20 = 2 * Double.pi * 20 * 0.05
 
 // MARK: - Against the reference renderer
 
-/// Scenes rendered by both backends and compared on RGBA8 premultiplied pixels with DESIGN.md's bar.
+/// Scenes rendered by both backends and compared on RGBA8 premultiplied pixels with docs/DESIGN-NOTES.md's bar.
 final class GLESReferenceComparisonTests: XCTestCase {
-    /// DESIGN.md's default bar: at most 0.1 % of pixels with a channel off by more than 2 …
+    /// docs/DESIGN-NOTES.md's default bar: at most 0.1 % of pixels with a channel off by more than 2 …
     static let maxOver2Fraction = 0.001
     /// … and no channel off by more than 8.
     static let maxChannelDiff = 8

@@ -2,7 +2,7 @@ import XCTest
 @testable import GPUCanvas
 
 /// Gradient shadings and the 28 blend modes: analytic pixels on the reference, and every GLES form (both
-/// path strategies, the raster atlas's R8 form, both blend routes) equal to it within DESIGN.md's bar.
+/// path strategies, the raster atlas's R8 form, both blend routes) equal to it within docs/DESIGN-NOTES.md's bar.
 final class GradientAndBlendTests: XCTestCase, ComparesBackends {
     typealias Draw = @Sendable (inout GraphicsContext, CGSize) -> Void
 

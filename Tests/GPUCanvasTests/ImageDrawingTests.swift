@@ -3,7 +3,7 @@ import XCTest
 
 /// Images: `draw(_:in:)`, `draw(_:at:anchor:)`, `tiledImage`, templates, interpolation, images from files,
 /// data and renderer closures, and unreadable images. Analytic pixels on the reference; every GLES form equal
-/// to it within DESIGN.md's bar.
+/// to it within docs/DESIGN-NOTES.md's bar.
 final class ImageDrawingTests: XCTestCase, ComparesBackends {
     typealias Draw = @Sendable (inout GraphicsContext, CGSize) -> Void
 

@@ -1,6 +1,6 @@
 // CPU coverage for the raster-atlas strategy: a dense signed-area accumulation buffer per atlas piece.
 //
-// Same coverage definition as the reference (DESIGN.md "Coverage"), different algorithm. The reference
+// Same coverage definition as the reference (docs/DESIGN-NOTES.md "Coverage"), different algorithm. The reference
 // keeps sparse cells and sweeps them; here every pixel row of the piece has a dense buffer `acc` of
 // width + 2 doubles whose running (prefix) sum along the row is the accumulated signed area of each pixel
 // (doubles, not floats: a path that retraces itself thousands of times puts thousands of deposits into one

@@ -1,6 +1,6 @@
 // EGL devices and displays: which GPU (or llvmpipe) a GLES renderer runs on.
 //
-// Selection follows DESIGN.md "Devices": `auto` takes the first hardware EGL device found through
+// Selection follows docs/DESIGN-NOTES.md "Devices": `auto` takes the first hardware EGL device found through
 // EGL_EXT_device_enumeration + EGL_EXT_platform_device (a device whose extension string lacks
 // EGL_MESA_device_software), and otherwise Mesa's surfaceless platform (llvmpipe, no display server);
 // `mesa` forces the surfaceless platform; `egl-device:N` forces device N of eglQueryDevicesEXT.

@@ -12,7 +12,7 @@
 // the readback needs no flip.
 // The last frame's command buffer stays readable (`CanvasRenderer.lastGPUCommandDump`, `--dump-gpu`).
 //
-// Path strategies (DESIGN.md "Coverage"), chosen per device, overridable with `GLESOptions.pathStrategy`:
+// Path strategies (docs/DESIGN-NOTES.md "Coverage"), chosen per device, overridable with `GLESOptions.pathStrategy`:
 // - `rasterAtlas` (software rasterizers, i.e. llvmpipe): exact-area coverage on the CPU
 //   (`CoverageAccumulator`: dense signed-area rows with a sparse prefix sum), trimmed into bands that are
 //   shelf-packed into an atlas and (on the fast path) composited by one instanced draw per atlas batch. On
@@ -23,7 +23,7 @@
 // - `gpuTessellation` (hardware GPUs): segments accumulate the same exact areas into an R32F atlas with
 //   additive blending, then one instanced cover draw applies the fill rule and the paint.
 // On the compositing route both hand their coverage (R8 coverage, or R32F signed area) to the compositing
-// encoder's programs instead. Both meet DESIGN.md's bar against the reference on llvmpipe in every GLES form
+// encoder's programs instead. Both meet docs/DESIGN-NOTES.md's bar against the reference on llvmpipe in every GLES form
 // (`Tests/ConformanceTests`).
 //
 // Measured on llvmpipe (Mesa 22.3, 2 cores), which decided the raster-atlas shape:

@@ -16,7 +16,7 @@
 import Dispatch
 import Foundation
 
-/// How paths become coverage on a device (DESIGN.md "Coverage").
+/// How paths become coverage on a device (docs/DESIGN-NOTES.md "Coverage").
 ///
 /// `GLESOptions(pathStrategy: .gpuTessellation)` forces the GPU route even on llvmpipe.
 public enum PathStrategyKind: String, Sendable, Equatable, Hashable, CaseIterable, CustomStringConvertible {

@@ -17,7 +17,7 @@
 // chord; the image quality follows the typical one.
 // Nor is a coarser tolerance the way to speed: at Skia's 0.2 px (four times coarser, half the segments), the
 // GLES frame medians of S1-fills / S2-strokes went 50.3 → 43.3 ms and 81.2 → 71.3 ms (three runs each of
-// `bench --stages`, 2026-11-23), a seventh, bought with chord errors DESIGN.md rules out (≤ 0.05 px).
+// `bench --stages`, 2026-11-23), a seventh, bought with chord errors docs/DESIGN-NOTES.md rules out (≤ 0.05 px).
 
 enum Flatten {
     /// Chord error bound in device pixels: invisible next to 8-bit coverage rounding (1/255 of a pixel's

@@ -1,4 +1,4 @@
-// Comparing two renderings: the numbers of the project's quality bars (DESIGN.md) and a picture of where
+// Comparing two renderings: the numbers of the project's quality bars (docs/DESIGN-NOTES.md) and a picture of where
 // they differ. Used by the conformance harness and `canvas-gl compare`.
 
 /// How far apart two images are, channel by channel on premultiplied RGBA8.

@@ -5,7 +5,7 @@
 // Mode 0 (anti-aliased, exact area): the segment's quad spans its columns from its top down to the atlas
 // piece's bottom edge (`limit`). A pixel receives ±(the area of the pixel square that lies below the
 // segment), the sign being the segment's x direction. Over a closed contour these sum to the integral of the
-// winding number over the pixel: the accumulated signed area of DESIGN.md's coverage definition.
+// winding number over the pixel: the accumulated signed area of docs/DESIGN-NOTES.md's coverage definition.
 //
 // Mode 1 (`antialiased: false`, pixel-centre samples): the instance is a run of rows decided on the CPU in
 // f64 (TessellationStrategy.swift): a vertical segment on a whole texel column x0 = x1 from row y0 to row
