@@ -3,6 +3,10 @@
 #if defined(PAINT_KIND) && PAINT_KIND == 1
 flat in vec4 v_gradientHeader[6];
 #define GRADIENT_HEADER v_gradientHeader
+#ifdef GRADIENT_FEW_STOPS
+flat in vec4 v_gradientStops[4];
+#define GRADIENT_STOPS v_gradientStops
+#endif
 #endif
 #if defined(PAINT_KIND) && PAINT_KIND == 5
 flat in vec4 v_gradientHeader[6];

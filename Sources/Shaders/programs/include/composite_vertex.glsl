@@ -22,6 +22,11 @@ flat out vec4 v_color;
 uniform highp sampler2D u_paintData;
 flat out vec4 v_gradientHeader[6];
 #endif
+#if defined(PAINT_KIND) && PAINT_KIND == 1 && defined(GRADIENT_FEW_STOPS)
+// At most four stops (GRADIENT_FEW_STOPS): their colours come per vertex too, and header texel 0, whose kind,
+// spread and flags the variant has compiled in, carries the stop locations instead (see gradient.glsl).
+flat out vec4 v_gradientStops[4];
+#endif
 
 void main() {
     // 0 (0,0), 1 (1,0), 2 (0,1), 3 (1,1).
@@ -41,5 +46,17 @@ void main() {
     v_color = a_color;
 #if defined(PAINT_KIND) && (PAINT_KIND == 1 || PAINT_KIND == 5)
     for (int i = 0; i < 6; ++i) v_gradientHeader[i] = texelFetch(u_paintData, ivec2(i, a_paint.y), 0);
+#endif
+#if defined(PAINT_KIND) && PAINT_KIND == 1 && defined(GRADIENT_FEW_STOPS)
+    int stopCount = int(v_gradientHeader[0].w);
+    for (int i = 0; i < 4; ++i) {
+        v_gradientStops[i] = i < stopCount ? texelFetch(u_paintData, ivec2(6 + i, a_paint.y), 0) : vec4(0.0);
+    }
+    vec4 locations = texelFetch(u_paintData, ivec2(6 + stopCount, a_paint.y), 0);
+    // An absent stop's location is 2, beyond every t (t is in [0, 1] once spread), so it is never chosen.
+    v_gradientHeader[0] = mix(vec4(2.0), locations, vec4(greaterThan(ivec4(stopCount), ivec4(0, 1, 2, 3))));
+#if GRADIENT_KIND == 4
+    v_gradientStops[0] = texelFetch(u_paintData, ivec2(6 + stopCount - 1, a_paint.y), 0);
+#endif
 #endif
 }
