@@ -653,6 +653,9 @@ final class CompositingEncoder {
     /// Makes the atlas hold `batch`.
     private func load(batch: Int) {
         let b = coverage.batches[batch]
+        // The atlas pass ends the target's pass; the one that reopens it must keep the scissor the draws
+        // being emitted rely on (a clip entry's bands reaching into a neighbouring clip's mask region).
+        let keptScissor = scissorRect
         if let pass = b.pass {
             cb.passes.append(pass)
             passIsOpen = false
@@ -664,6 +667,7 @@ final class CompositingEncoder {
             cb.passes[cb.passes.count - 1].commands.append(contentsOf: b.uploads)
         }
         loadedBatch = batch
+        if let keptScissor { scissor(keptScissor) }
     }
 
     // MARK: Targets and passes
