@@ -1310,10 +1310,13 @@ def all_commands(doc):
 
 # Moves of a tie: one part in 2^18 of a gradient's own length (its t error in float is ~1e-6, gradient.glsl's
 # bound), plus 2^-5 device px for radii (a ring's position error, up to 0.017 px); 2^-14 user units for an
-# image's or a tile's placement (a sampling coordinate's float error).
+# image's or a tile's placement (a sampling coordinate's float error); 2^-20 of a ring's distance from its
+# centre (13·2^-24 per unit of |t|).
 TIE_RELATIVE = 2.0 ** -18
 TIE_RADIUS_PX = 2.0 ** -5
 TIE_PLACEMENT = 2.0 ** -14
+TIE_FAR_RING = 2.0 ** -20
+TIE_SAMPLES = 8  # moves on each side: 2^-k of the step, k = 0…7
 
 
 def png_pixels(path):
@@ -1389,7 +1392,7 @@ def _moved(v, d):
 
 
 def tie_moves(doc, sign):
-    """`doc` with every paint discontinuity moved a tiny step (`sign` ±1), or None when it has none that can
+    """`doc` with every paint discontinuity moved a tiny step (times `sign`, in [−1, 1]), or None when it has none that can
     tie with a pixel centre: gradients (their stops, seams and start angle), images and tiles drawn nearest
     or tiled."""
     d, moved = copy.deepcopy(doc), False
@@ -1403,8 +1406,16 @@ def tie_moves(doc, sign):
                 sh["start"], sh["end"], moved = _moved(a, step), _moved(b, step), True
             elif "radialGradient" in sh:
                 r0, r1 = float(sh.get("startRadius", 0)), float(sh.get("endRadius", 0))
-                step = sign * (TIE_RELATIVE * abs(r1 - r0) + TIE_RADIUS_PX / scale)
-                sh["startRadius"], sh["endRadius"], moved = num(r0 + step), num(r1 + step), True
+                # A ring's float error grows with its distance from the centre (gradient.glsl: 13·u·|t|, in
+                # radius units 13·u times the distance): the farthest canvas corner's (transforms ignored).
+                cx, cy = (float(v) for v in sh.get("center", [0, 0]))
+                far = max(math.hypot(x - cx, y - cy) for x in (0, float(d["size"][0])) for y in (0, float(d["size"][1])))
+                step = sign * (TIE_RELATIVE * abs(r1 - r0) + TIE_RADIUS_PX / scale + TIE_FAR_RING * far)
+                # The centre moves, towards the canvas's middle (the radii may not go below 0): the rings
+                # crossing the canvas move by about the step.
+                mx, my = float(d["size"][0]) / 2 - cx, float(d["size"][1]) / 2 - cy
+                n = math.hypot(mx, my) or 1.0
+                sh["center"], moved = _moved([cx, cy], [step * mx / n, step * my / n]), True
             elif "conicGradient" in sh:
                 sh["angle"], moved = num(float(sh.get("angle", 0)) + sign * TIE_RELATIVE * 360), True
             elif "tiledImage" in sh:
@@ -1423,11 +1434,14 @@ def _paint_tie(failure, doc, runner):
     rounding of that pixel's centre, and the GPU (Float) decides its side unlike the reference (Double)."""
     if failure.kind != "over-bar" or failure.form == "reference":
         return False
-    plus, minus = tie_moves(doc, 1), tie_moves(doc, -1)
-    if plus is None:
+    # Moves across the whole error band, not only its ends: where the paint is steep but continuous (a ring
+    # repeated every pixel, far from its centre) the GPU's colour is the reference's at some t inside it.
+    # Geometric fractions of the step on each side, so that one lands within a factor of two of any move.
+    moves = [tie_moves(doc, sign * 2.0 ** -k) for k in range(TIE_SAMPLES) for sign in (1, -1)]
+    if moves[0] is None:
         return False
-    images = [render_pixels(runner, x, b, failure.form)
-              for x, b in ((doc, "gles"), (doc, "reference"), (plus, "reference"), (minus, "reference"))]
+    images = ([render_pixels(runner, doc, "gles", failure.form), render_pixels(runner, doc, "reference", failure.form)]
+              + [render_pixels(runner, m, "reference", failure.form) for m in moves])
     if any(i is None for i in images) or len({i[:2] for i in images}) != 1:
         return False
     g = images[0][2]
