@@ -177,6 +177,11 @@ enum ImageResolution {
             tint = c
         }
         var toImage = toDevice.inverted()
+        // A placement beyond Double's range (a tile origin at 10³⁰⁸) inverts to an infinite translation: no
+        // pixel of it can be placed, on either backend.
+        guard toImage.isFinite else {
+            throw RenderError.invalidGeometry("draw #\(drawNumber): the image's placement overflows to infinity in device space")
+        }
         if i.tiled {
             // Whole tiles of translation change nothing: reduce it here, in Double, so that a tile origin 10⁷
             // points away keeps its phase where the GPU carries the mapping in Float.
