@@ -1316,7 +1316,8 @@ TIE_RELATIVE = 2.0 ** -18
 TIE_RADIUS_PX = 2.0 ** -5
 TIE_PLACEMENT = 2.0 ** -14
 TIE_FAR_RING = 2.0 ** -20
-TIE_SAMPLES = 8  # moves on each side: 2^-k of the step, k = 0…7
+TIE_SAMPLES = 7  # moves on each side: 2^-k of the step, k = 0…6
+TIE_DIRECTIONS = ((1, 1), (1, 0), (0, 1))  # of a placement's moves
 
 
 def png_pixels(path):
@@ -1391,10 +1392,10 @@ def _moved(v, d):
     return [num(v[0] + d[0]), num(v[1] + d[1])]
 
 
-def tie_moves(doc, sign):
-    """`doc` with every paint discontinuity moved a tiny step (times `sign`, in [−1, 1]), or None when it has none that can
-    tie with a pixel centre: gradients (their stops, seams and start angle), images and tiles drawn nearest
-    or tiled."""
+def tie_moves(doc, sign, direction=(1, 1)):
+    """`doc` with every paint discontinuity moved a tiny step (times `sign`, in [−1, 1]; placements along
+    `direction`), or None when it has none that can tie with a pixel centre: gradients (their stops, seams,
+    start angle and a conic's centre), images and tiles drawn nearest or tiled."""
     d, moved = copy.deepcopy(doc), False
     scale = float(d.get("scale", 1) or 1)
     for c in all_commands(d):
@@ -1417,13 +1418,19 @@ def tie_moves(doc, sign):
                 n = math.hypot(mx, my) or 1.0
                 sh["center"], moved = _moved([cx, cy], [step * mx / n, step * my / n]), True
             elif "conicGradient" in sh:
-                sh["angle"], moved = num(float(sh.get("angle", 0)) + sign * TIE_RELATIVE * 360), True
+                # Its start angle, and its centre: at a pixel centre within float rounding of the centre the
+                # angle is the direction of a vector float may round to zero.
+                sh["angle"] = num(float(sh.get("angle", 0)) + sign * TIE_RELATIVE * 360)
+                step = [sign * TIE_PLACEMENT * direction[0], sign * TIE_PLACEMENT * direction[1]]
+                sh["center"], moved = _moved(sh.get("center", [0, 0]), step), True
             elif "tiledImage" in sh:
-                sh["origin"], moved = _moved(sh.get("origin", [0, 0]), [sign * TIE_PLACEMENT] * 2), True
+                step = [sign * TIE_PLACEMENT * direction[0], sign * TIE_PLACEMENT * direction[1]]
+                sh["origin"], moved = _moved(sh.get("origin", [0, 0]), step), True
         if c.get("op") == "image":
             for key in ("in", "at"):
                 if key in c:
-                    c[key] = _moved(c[key][:2], [sign * TIE_PLACEMENT] * 2) + list(c[key][2:])
+                    c[key] = _moved(c[key][:2], [sign * TIE_PLACEMENT * direction[0],
+                                                 sign * TIE_PLACEMENT * direction[1]]) + list(c[key][2:])
                     moved = True
     return d if moved else None
 
@@ -1437,7 +1444,8 @@ def _paint_tie(failure, doc, runner):
     # Moves across the whole error band, not only its ends: where the paint is steep but continuous (a ring
     # repeated every pixel, far from its centre) the GPU's colour is the reference's at some t inside it.
     # Geometric fractions of the step on each side, so that one lands within a factor of two of any move.
-    moves = [tie_moves(doc, sign * 2.0 ** -k) for k in range(TIE_SAMPLES) for sign in (1, -1)]
+    moves = [tie_moves(doc, sign * 2.0 ** -k, direction) for k in range(TIE_SAMPLES) for sign in (1, -1)
+             for direction in TIE_DIRECTIONS]
     if moves[0] is None:
         return False
     images = ([render_pixels(runner, doc, "gles", failure.form), render_pixels(runner, doc, "reference", failure.form)]

@@ -362,4 +362,24 @@ final class FuzzDefectTests: XCTestCase {
         }
         XCTAssertEqual(messages, ["invalid geometry: draw #0: the image's placement overflows to infinity in device space"])
     }
+
+    /// A mirrored ring pattern one unit wide, 10⁷ units from its centre: float's error in t there exceeds a
+    /// period, so the GPU painted a ring the reference does not (maxDiff 128). Past 65 536 periods from the
+    /// centre both backends now refuse it with the same words; closer, the rings still draw. Found by the
+    /// 30-minute fuzz run, seed 22, scene 286.
+    func testRadialRingsTooFarFromTheirCentreAreAnError() throws {
+        func json(_ y: Int) -> String {
+            #"{"format": "gpucanvas-scene/1", "size": [4, 4], "commands": [{"op": "fill", "path": {"rect": [0, 0, 4, 4]}, "shading": {"radialGradient": {"colors": ["black", "clear"]}, "center": [0, "# + String(y) + #"], "startRadius": 0, "endRadius": 1, "options": ["mirror"]}}]}"#
+        }
+        var messages = Set<String>()
+        for (name, backend) in Self.backends {
+            XCTAssertThrowsError(try CanvasRenderer(backend: backend).render(try scene(json(-10_000_000)).recording), name) {
+                messages.insert("\($0)")
+            }
+        }
+        XCTAssertEqual(messages, ["invalid geometry: draw #0: gradient rings repeat 10000000 times between the centre and the canvas, more than the 65536 a GPU can place"])
+        let near = try renderAll(json(-1000))
+        assertSame(near, maxDiff: Self.barMaxDiff, over2: Self.barOver2)
+        XCTAssertGreaterThan(alpha(near[0].image, 0, 0) + alpha(near[0].image, 0, 3), 0)
+    }
 }

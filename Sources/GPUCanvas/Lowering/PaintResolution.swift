@@ -97,8 +97,29 @@ enum GradientResolution {
         guard paint.packedTexels().allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite && $0.w.isFinite }) else {
             throw bad("numbers are beyond the range a GPU evaluates gradients in (±3.4e38 after mapping to device pixels)")
         }
+        // A repeated or mirrored ring pattern seen from far away: float carries t ≈ 13·2⁻²⁴·|t| off
+        // (GradientFormulas.swift's bound), a sizeable share of a period past 65 536 periods from the centre, so
+        // the GPU could not place the rings the reference draws. Both refuse it (found by the fuzzer: rings 1
+        // unit apart, 10⁷ units from the centre).
+        let texels = paint.packedTexels()
+        let kind = texels[0].x
+        if spread != .pad, kind == GradientPaint.Packed.kindConcentric || kind == GradientPaint.Packed.kindTwoPoint {
+            let vo = SIMD2<Double>(Double(texels[1].z), Double(texels[1].w))
+            let distance = (vo * vo).sum().squareRoot()
+            let g = texels[4]
+            let period = kind == GradientPaint.Packed.kindConcentric
+                ? Double(abs(g.y)) : max(Double(abs(g.w)), (Double(g.x) * Double(g.x) + Double(g.y) * Double(g.y)).squareRoot())
+            let repeats = (distance - (kind == GradientPaint.Packed.kindConcentric ? Double(g.x) : 0)) / period
+            if repeats > Self.maximumRepeatsFromCentre {
+                let count = repeats < 1e15 ? String(Int(repeats.rounded())) : "\(repeats)"
+                throw bad("rings repeat \(count) times between the centre and the canvas, more than the \(Int(Self.maximumRepeatsFromCentre)) a GPU can place")
+            }
+        }
         return paint
     }
+
+    /// The most periods of a repeated or mirrored radial gradient between its centre and the canvas.
+    static let maximumRepeatsFromCentre: Double = 65536
 }
 
 extension Color {
