@@ -249,6 +249,9 @@ struct CompositeInstance {
         case image = 5
         /// The destination before the draw (a shader-blended program only: it reads the destination).
         case backdrop = 6
+        /// The bound source texture (a layer) through the colour filter chain in the paint-data row
+        /// (`color_filter.glsl`).
+        case filteredSource = 7
     }
 }
 

@@ -497,8 +497,18 @@ final class CompositingEncoder {
     private func popLayer(_ c: LayerComposite) {
         let layer = pop()
         depth -= 1
-        guard !dry else { return }
-        var instance = full(c.box, paint: .source, color: SIMD4(repeating: c.opacity))
+        if dry {
+            if !c.filter.isEmpty {
+                paintRows.append(ColorFilterFormulas.packedTexels(c.filter))
+                gradientHeaders.append(.zero)
+            }
+            return
+        }
+        var instance = full(c.box, paint: c.filter.isEmpty ? .source : .filteredSource, color: SIMD4(repeating: c.opacity))
+        if !c.filter.isEmpty {
+            instance.paintRow = Int16(nextPaintRow)
+            nextPaintRow += 1
+        }
         instance.blendMode = Int16(c.blend.rawValue)
         setClip(&instance, c.clip)
         let state = CompositeState(maskPage: maskPage(c.clip), source: (layer.ref, c.layerBox))

@@ -103,6 +103,9 @@ struct LayerComposite {
     var clip: Int?
     /// The layer's own box (as pushed).
     var layerBox: PixelRect
+    /// Colour filters the layer's pixels go through before they are composited, in the order they run
+    /// (`ColorFilterFormulas`); empty for none.
+    var filter: [ColorFilterStep] = []
     /// The parent pixels the composite can change: the layer's box for blend modes that leave the destination
     /// alone where the source is transparent; the whole clip region for those that do not (`.copy` erases the
     /// clip region outside the layer's content, as a filtered draw does in SwiftUI).
@@ -301,8 +304,8 @@ private struct ShapeJob {
 
 /// The recording's tree with every geometry replaced by a job index, validated.
 private indirect enum Node {
-    case draw(DrawCommand, job: Int, clip: ClipNode?, paint: LoweredPaint?)
-    case layer(LayerCommand, content: [Node], clip: ClipNode?)
+    case draw(DrawCommand, job: Int, clip: ClipNode?, paint: LoweredPaint?, filter: [ColorFilterStep])
+    case layer(LayerCommand, content: [Node], clip: ClipNode?, filter: [ColorFilterStep])
 }
 
 /// A validated clip stack: its entries with their job indices (paths) or collected contents (masks).
@@ -349,14 +352,16 @@ private struct Builder {
                 let clip = clipNode(d.state.clips, drawNumber: d.number)
                 var job = -1
                 var paint: LoweredPaint?
+                var filter: [ColorFilterStep] = []
                 if error == nil {
                     do {
                         try validate(d)
                         paint = try resolve(d.paint, d)
+                        filter = try FilterResolution.resolve(d.state.filters, colorMode: colorMode, drawNumber: d.number)
                         job = addJob(d.geometry, d.transform, drawNumber: d.number, what: "")
                     } catch let e as RenderError { error = e } catch {}
                 }
-                nodes.append(.draw(d, job: job, clip: clip, paint: paint))
+                nodes.append(.draw(d, job: job, clip: clip, paint: paint, filter: filter))
             case .layer(let l):
                 if error == nil, !features.contains(.clipsAndLayers) {
                     error = .unsupported("drawLayer (draw #\(l.content.firstDrawNumber ?? 0))")
@@ -368,12 +373,19 @@ private struct Builder {
                 if error == nil, l.state.opacity.isNaN {
                     error = .invalidGeometry("draw #\(l.content.firstDrawNumber ?? 0): layer opacity is NaN")
                 }
+                var filter: [ColorFilterStep] = []
+                if error == nil {
+                    do {
+                        filter = try FilterResolution.resolve(l.state.filters, colorMode: colorMode,
+                                                              drawNumber: l.content.firstDrawNumber ?? 0)
+                    } catch let e as RenderError { error = e } catch {}
+                }
                 // The layer's content starts with no clip of its own.
                 let saved = (lastClips, lastClipNode)
                 lastClips = []; lastClipNode = nil
                 let content = collect(l.content)
                 (lastClips, lastClipNode) = saved
-                nodes.append(.layer(l, content: content, clip: clip))
+                nodes.append(.layer(l, content: content, clip: clip, filter: filter))
             }
         }
         return nodes
@@ -526,7 +538,17 @@ private struct Builder {
         var union: PixelRect?
         for node in nodes {
             switch node {
-            case .draw(let d, let job, let clipNode, let paint):
+            case .draw(let d, let job, let clipNode, let paint, let filter) where !filter.isEmpty:
+                // A filtered draw is a layer of its own: drawn plainly, then filtered and composited with the
+                // draw's opacity, blend mode and clip.
+                guard let shape = shapes[job], let paint else { continue }
+                let plain = LoweredDraw(number: d.number, shape: shape, paint: paint, opacity: 1, blend: .normal,
+                                        clip: nil, box: shape.box)
+                if let box = composite([.draw(plain)], contentBox: shape.box, state: d.state, clipNode: clipNode,
+                                       filter: filter, into: &ops, clips: &clips, clipIndex: &clipIndex) {
+                    union = union.map { $0.union(box) } ?? box
+                }
+            case .draw(let d, let job, let clipNode, let paint, _):
                 guard let shape = shapes[job], let paint else { continue }
                 let opacity = Float(min(max(d.state.opacity, 0), 1))
                 let clip = clipNode.map { lowerClip($0, clips: &clips, clipIndex: &clipIndex) }
@@ -542,29 +564,42 @@ private struct Builder {
                 ops.append(.draw(LoweredDraw(number: d.number, shape: shape, paint: paint, opacity: opacity,
                                              blend: d.state.blendMode, clip: clip, box: box)))
                 union = union.map { $0.union(box) } ?? box
-            case .layer(let l, let content, let clipNode):
-                let opacity = Float(min(max(l.state.opacity, 0), 1))
-                let clip = clipNode.map { lowerClip($0, clips: &clips, clipIndex: &clipIndex) }
-                let clipBox: PixelRect? = clip.map { clips[$0].box } ?? target.pixelRect
-                guard let clipBox else { continue }  // an empty clip region: nothing changes
-                let keeps = l.state.blendMode.keepsDestinationUnderTransparentSource
-                if keeps && opacity == 0 { continue }
+            case .layer(let l, let content, let clipNode, let filter):
                 var inner: [LoweredOp] = []
                 let contentBox = appendOps(content, into: &inner, clips: &clips, clipIndex: &clipIndex)
-                let layerBox = contentBox.flatMap { $0.intersection(clipBox) }
-                let changeBox: PixelRect?
-                if keeps { changeBox = layerBox } else { changeBox = clipBox }
-                guard let changeBox else { continue }
-                // An empty layer under a blend that clears still composites (a transparent source over its clip).
-                let box = layerBox ?? PixelRect(x: changeBox.x, y: changeBox.y, width: 1, height: 1)
-                ops.append(.pushLayer(box: box))
-                if layerBox != nil { ops.append(contentsOf: inner) }
-                ops.append(.popLayer(LayerComposite(opacity: opacity, blend: l.state.blendMode, clip: clip,
-                                                    layerBox: box, box: changeBox)))
-                union = union.map { $0.union(changeBox) } ?? changeBox
+                if let box = composite(inner, contentBox: contentBox, state: l.state, clipNode: clipNode,
+                                       filter: filter, into: &ops, clips: &clips, clipIndex: &clipIndex) {
+                    union = union.map { $0.union(box) } ?? box
+                }
             }
         }
         return union
+    }
+
+    /// Appends a layer holding `inner` (whose pixels lie in `contentBox`), composited with `state`'s opacity,
+    /// blend mode and clip through `filter`; returns the parent's pixels it can change (nil: none).
+    private func composite(_ inner: [LoweredOp], contentBox: PixelRect?, state: DrawState, clipNode: ClipNode?,
+                           filter: [ColorFilterStep], into ops: inout [LoweredOp], clips: inout [LoweredClip],
+                           clipIndex: inout [Int: Int]) -> PixelRect? {
+        let opacity = Float(min(max(state.opacity, 0), 1))
+        let clip = clipNode.map { lowerClip($0, clips: &clips, clipIndex: &clipIndex) }
+        let clipBox: PixelRect? = clip.map { clips[$0].box } ?? target.pixelRect
+        guard let clipBox else { return nil }  // an empty clip region: nothing changes
+        let keeps = state.blendMode.keepsDestinationUnderTransparentSource
+        if keeps && opacity == 0 { return nil }
+        let layerBox = contentBox.flatMap { $0.intersection(clipBox) }
+        // A filter that makes transparent pixels visible (an alpha offset, a threshold keeping alpha 0) covers
+        // the whole clip region, as a blend mode that clears does.
+        let reaches = !filter.isEmpty && ColorFilterFormulas.reachesTransparentPixels(filter)
+        let changeBox: PixelRect? = keeps && !reaches ? layerBox : clipBox
+        guard let changeBox else { return nil }
+        // An empty layer under a blend that clears still composites (a transparent source over its clip).
+        let box = layerBox ?? PixelRect(x: changeBox.x, y: changeBox.y, width: 1, height: 1)
+        ops.append(.pushLayer(box: box))
+        if layerBox != nil { ops.append(contentsOf: inner) }
+        ops.append(.popLayer(LayerComposite(opacity: opacity, blend: state.blendMode, clip: clip, layerBox: box,
+                                            filter: filter, box: changeBox)))
+        return changeBox
     }
 
     private func lowerClip(_ node: ClipNode, clips: inout [LoweredClip], clipIndex: inout [Int: Int]) -> Int {

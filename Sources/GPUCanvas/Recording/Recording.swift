@@ -123,6 +123,8 @@ struct DrawState: Sendable, Equatable {
     var blendMode: GraphicsContext.BlendMode = .normal
     /// Clip shapes and masks in the order they were added; the clip region is their intersection.
     var clips: [RecordedClip] = []
+    /// Filters in the order they were added (they run in the reverse order, the last added first).
+    var filters: [RecordedFilter] = []
 
     /// Adds the numbers of the draws inside the clip masks.
     func collectMaskDrawNumbers(into numbers: inout Set<Int>) {

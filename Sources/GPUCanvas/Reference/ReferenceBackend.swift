@@ -7,8 +7,8 @@
 //   coverage × clip mask → shade (the paint's premultiplied colour per pixel × opacity) → blend into the
 //   current layer: dst + coverage · (blend(src, dst) − dst);
 // - `pushLayer`: a new transparent layer over the op's box;
-// - `popLayer`: the layer's pixels are the source of one more blend into its parent, × opacity × clip, over
-//   the composite's box.
+// - `popLayer`: the layer's pixels, through its colour filters (`ColorFilterFormulas`), are the source of one
+//   more blend into its parent, × opacity × clip, over the composite's box.
 // Clip masks are float coverage over the clip's box, the product of their entries (paths rasterized here,
 // `clipToLayer` contents rendered here into a layer of their own and read as alpha), made once per frame.
 //
@@ -191,7 +191,9 @@ struct ReferenceFrameRenderer {
                 // box), scaled by opacity; the clip is coverage.
                 let cov = mask.map { $0.values[(y - $0.box.y) * $0.box.width + (x - $0.box.x)] } ?? 1
                 guard cov > 0 else { continue }
-                let src = layer.color(x: x, y: y) * c.opacity
+                var layerColor = layer.color(x: x, y: y)
+                if !c.filter.isEmpty { layerColor = ColorFilterFormulas.apply(c.filter, to: layerColor) }
+                let src = layerColor * c.opacity
                 ReferenceCompositor.blend(c.blend, source: src, coverage: cov, into: &surface, x: x, y: y)
             }
         }

@@ -17,4 +17,6 @@ precision highp int;
 #include "gradient.glsl"
 #include "image.glsl"
 #include "blend.glsl"
+#define COMPOSITE_FILTERS
+#include "color_filter.glsl"
 #include "composite_fragment.glsl"

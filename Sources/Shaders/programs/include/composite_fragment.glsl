@@ -5,7 +5,8 @@
 //   the shader: dst + coverage · (blendMode(src, dst) − dst), blending off;
 // - COMPOSITE_MASK: the clip-mask factor (the paint's alpha, or 1 − it when the rule field is 1) for a
 //   multiplicative blend into an R8 mask page.
-// The constants below match `CompositeInstance.CoverageSource` and `.PaintSource`.
+// The constants below match `CompositeInstance.CoverageSource` and `.PaintSource`. A program that defines
+// COMPOSITE_FILTERS (and includes color_filter.glsl) also composites layers through colour filters.
 #define COVERAGE_ATLAS 0
 #define COVERAGE_ACCUMULATED 1
 #define COVERAGE_FULL 2
@@ -16,6 +17,7 @@
 #define PAINT_SOURCE_RED 4
 #define PAINT_IMAGE 5
 #define PAINT_BACKDROP 6
+#define PAINT_FILTERED_SOURCE 7
 
 uniform highp sampler2D u_atlas;
 uniform highp sampler2D u_paintData;
@@ -72,6 +74,10 @@ vec4 compositePaint(ivec2 device) {
                       v_gradientHeader[4], vec2(device) + 0.5) * v_color;
 #endif
     vec4 t = compositeSource(device);
+#ifdef COMPOSITE_FILTERS
+    // A layer through its colour filters (transparent outside the layer's rectangle goes through them too).
+    if (paint == PAINT_FILTERED_SOURCE) return colorFilterApply(u_paintData, v_mode.w, t) * v_color;
+#endif
     if (paint == PAINT_SOURCE_ALPHA) return vec4(t.a) * v_color;
     if (paint == PAINT_SOURCE_RED) return vec4(t.r) * v_color;
     return t * v_color;

@@ -14,6 +14,8 @@
 // Needs `precision highp float;` and `precision highp int;` before it; the texture must be complete (NEAREST
 // filtering, no mipmaps), as texelFetch reads only level 0.
 
+#include "srgb.glsl"
+
 const int GRADIENT_HEADER_TEXELS = 6;
 
 vec4 gradientTexel(highp sampler2D paintData, int row, int i) {
@@ -128,13 +130,6 @@ vec3 gradientOklabToLinear(vec3 c) {
                 -0.0041960863 * l - 0.7034186147 * m + 1.7076147010 * s);
 }
 
-// The sRGB transfer function's encoding direction, extended symmetrically to negative values.
-float gradientEncode(float v) {
-    float m = abs(v);
-    float e = m <= 0.0031308 ? m * 12.92 : 1.055 * pow(m, 1.0 / 2.4) - 0.055;
-    return v < 0.0 ? -e : e;
-}
-
 // The premultiplied working-space colour of the gradient in row `row` at a device pixel centre (transparent
 // where the gradient is undefined).
 vec4 gradientColor(highp sampler2D paintData, int row, vec2 devicePixelCentre) {
@@ -213,11 +208,11 @@ vec4 gradientColor(highp sampler2D paintData, int row, vec2 devicePixelCentre) {
     rgb = gradientOklabToLinear(rgb);
 #endif
 #ifdef GRADIENT_ENCODE
-    rgb = vec3(gradientEncode(rgb.r), gradientEncode(rgb.g), gradientEncode(rgb.b));
+    rgb = srgbEncode(rgb);
 #endif
 #else
     if ((flags & 2) != 0) rgb = gradientOklabToLinear(rgb);
-    if ((flags & 1) != 0) rgb = vec3(gradientEncode(rgb.r), gradientEncode(rgb.g), gradientEncode(rgb.b));
+    if ((flags & 1) != 0) rgb = srgbEncode(rgb);
 #endif
     return vec4(rgb * straight.a, straight.a);
 }
