@@ -382,4 +382,25 @@ final class FuzzDefectTests: XCTestCase {
         assertSame(near, maxDiff: Self.barMaxDiff, over2: Self.barOver2)
         XCTAssertGreaterThan(alpha(near[0].image, 0, 0) + alpha(near[0].image, 0, 3), 0)
     }
+
+    /// A conic gradient starting at −10¹³¹ rad: the reference and the GPU reduced that angle by different
+    /// meaningless arithmetic (maxDiff 19). The lowering now reduces it once, exactly (fmod by 2π), for both.
+    /// Found by the 30-minute fuzz run, seed 23, scene 1114.
+    func testConicStartAngleIsReducedOnceForBothBackends() throws {
+        let json = #"{"format": "gpucanvas-scene/1", "size": [8, 8], "commands": [{"op": "fill", "path": {"rect": [0, 0, 8, 8]}, "shading": {"conicGradient": {"colors": ["red", "blue", "red"]}, "center": [4, 4], "angle": -1e+131}}]}"#
+        assertSame(try renderAll(json), maxDiff: Self.barMaxDiff, over2: Self.barOver2)
+    }
+
+    /// A clip a sliver wide over a dark red on a linear-light canvas: the GPU's 8-bit clip mask was one step
+    /// off the reference's exact coverage, and the output's sRGB encoding (slope 12.92 near black) made that 4
+    /// levels. Linear-light canvases now keep clip masks in half floats. Found by the 30-minute fuzz run, seed
+    /// 23, scene 685.
+    func testClipMasksOfLinearCanvasesKeepDarkColoursWithinTheBar() throws {
+        let json = ##"{"format": "gpucanvas-scene/1", "size": [3, 3], "opaque": true, "colorMode": "extendedLinear", "commands": [{"op": "clip", "path": {"elements": [["m", 0, 1], ["q", 20, 20, -1, 0]]}}, {"op": "stroke", "path": "0 10 l 0 0 l", "shading": {"color": "#ff0000"}, "lineWidth": 10}]}"##
+        let images = try renderAll(json)
+        for (name, image) in images.dropFirst() {
+            let d = image.difference(from: images[0].image)
+            XCTAssertLessThanOrEqual(d.maxDiff, 2, "\(name): \(d)")
+        }
+    }
 }

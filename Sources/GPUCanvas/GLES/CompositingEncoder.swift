@@ -129,7 +129,7 @@ final class CompositingEncoder {
             cb.declare(.paintData, TextureDesc(width: width, height: paintRows.count, format: .rgba32f))
         }
         for (i, page) in maskPages.enumerated() {
-            cb.declare(.mask(i), TextureDesc(width: page.width, height: page.height, format: .r8))
+            cb.declare(.mask(i), TextureDesc(width: page.width, height: page.height, format: maskFormat))
         }
         for (i, image) in images.enumerated() {
             cb.declare(.image(i), TextureDesc(width: image.width, height: image.height, format: .rgba8))
@@ -265,6 +265,11 @@ final class CompositingEncoder {
         }
     }
 
+    /// Mask pages (and their scratch pages) hold 8-bit coverage on an sRGB-encoded canvas; on a linear-light
+    /// one half floats, because the output's sRGB encoding multiplies a dark pixel's error by up to 12.92:
+    /// one 8-bit step of clip coverage became 4 levels of a dark red (found by the fuzzer).
+    private var maskFormat: TextureFormat { frame.colorMode == .nonLinear ? .r8 : .r16f }
+
     /// The clip's region of its page, in page texels.
     private func region(_ k: Int) -> PixelRect {
         let r = maskRegions[k]!
@@ -332,7 +337,8 @@ final class CompositingEncoder {
             guard case .shape(let shape?, false) = frame.clips[k].entries[r], let box = frame.clips[k].box else { continue }
             if !scratchUsed {
                 if !dry {
-                    cb.declare(scratch, TextureDesc(width: maskPages[page].width, height: maskPages[page].height, format: .r8))
+                    cb.declare(scratch, TextureDesc(width: maskPages[page].width, height: maskPages[page].height,
+                                                    format: maskFormat))
                 }
                 push(Target(ref: scratch, box: PixelRect(x: 0, y: 0, width: maskPages[page].width,
                                                          height: maskPages[page].height), clear: .transparent))

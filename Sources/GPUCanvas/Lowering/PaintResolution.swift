@@ -67,6 +67,9 @@ enum GradientResolution {
             let center = try point(c, "centre")
             guard a0.isFinite, a1.isFinite else { throw bad("angles \(a0), \(a1) are not finite") }
             var span = a1 - a0
+            // Whole turns of the start angle change nothing: reduce it here, exactly (fmod), so that both
+            // backends start from the same angle however large it was (−10¹³¹ rad: found by the fuzzer).
+            let a0 = a0.truncatingRemainder(dividingBy: 2 * Double.pi)
             if span < 0 {
                 // Anticlockwise: mirror gradient space across the start angle's line through the centre.
                 span = -span
