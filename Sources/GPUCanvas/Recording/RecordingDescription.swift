@@ -35,6 +35,7 @@ extension RecordedLayer {
                 var s = "\(indent)[\(i)] layer"
                 if l.state.opacity != 1 { s += " opacity \(fmt(CGFloat(l.state.opacity)))" }
                 if l.state.blendMode != .normal { s += " blend \(l.state.blendMode)" }
+                if !l.state.filters.isEmpty { s += " filters " + l.state.filters.map(\.text).joined(separator: " ") }
                 lines.append(s)
                 state = l.state
             }
@@ -84,6 +85,7 @@ extension DrawCommand: CustomStringConvertible {
         if !transform.isIdentity { s += " transform \(transform)" }
         if state.opacity != 1 { s += " opacity \(fmt(CGFloat(state.opacity)))" }
         if state.blendMode != .normal { s += " blend \(state.blendMode)" }
+        if !state.filters.isEmpty { s += " filters " + state.filters.map(\.text).joined(separator: " ") }
         return s
     }
 
@@ -115,3 +117,8 @@ extension Paint: CustomStringConvertible {
 
 /// `%g` formatting: 300 → "300", 0.5 → "0.5".
 func fmt(_ v: CGFloat) -> String { String(format: "%g", Double(v)) }
+
+extension RecordedFilter {
+    /// `.saturation(0.5)`, with ` linearColor` when the option is set.
+    var text: String { "\(filter)" + (options.contains(.linearColor) ? " linearColor" : "") }
+}

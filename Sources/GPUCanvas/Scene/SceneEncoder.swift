@@ -131,7 +131,14 @@ private func encode(_ item: RecordedItem, current: CGAffineTransform, mode: Colo
 private func scoped(_ command: String, transform: CGAffineTransform, state: DrawState,
                     current: CGAffineTransform) -> String {
     var ops: [String] = []
-    if transform != current { ops.append(transformOp(transform)) }
+    // Filters in the order they were added, each under the transform in force when it was (their sizes live
+    // in that user space).
+    var t = current
+    for f in state.filters {
+        if f.transform != t { ops.append(transformOp(f.transform)); t = f.transform }
+        ops.append(filterOp(f))
+    }
+    if transform != t { ops.append(transformOp(transform)) }
     if state.opacity != 1 { ops.append("{\"op\": \"opacity\", \"value\": \(jsonNumber(state.opacity))}") }
     if state.blendMode != .normal {
         // `description` is ".name" for the 28 named modes.
@@ -149,6 +156,46 @@ private extension RecordedItem {
         case .layer(let l): return l.state
         }
     }
+}
+
+/// `{"op": "filter", "filter": {...}}`, with `"linearColor": true` when the option is set.
+private func filterOp(_ f: RecordedFilter) -> String {
+    let body: String
+    switch f.filter.kind {
+    case .colorMatrix(let m, let premultiplied):
+        let numbers = m.entries.map { jsonNumber(Double($0)) }.joined(separator: ", ")
+        body = premultiplied ? "{\"colorMatrix\": {\"matrix\": [\(numbers)], \"premultiplied\": true}}" : "{\"colorMatrix\": [\(numbers)]}"
+    case .colorMultiply(let c): body = "{\"colorMultiply\": \(encode(c))}"
+    case .alphaMultiply(let c): body = "{\"alphaMultiply\": \(encode(c))}"
+    case .hueRotation(let a): body = "{\"hueRotation\": \(degrees(a.radians))}"
+    case .saturation(let v): body = "{\"saturation\": \(jsonNumber(v))}"
+    case .brightness(let v): body = "{\"brightness\": \(jsonNumber(v))}"
+    case .contrast(let v): body = "{\"contrast\": \(jsonNumber(v))}"
+    case .colorInvert(let v): body = "{\"colorInvert\": \(jsonNumber(v))}"
+    case .grayscale(let v): body = "{\"grayscale\": \(jsonNumber(v))}"
+    case .luminanceToAlpha: body = "{\"luminanceToAlpha\": true}"
+    case .alphaThreshold(let lo, let hi, let c):
+        body = "{\"alphaThreshold\": {\"min\": \(jsonNumber(lo)), \"max\": \(jsonNumber(hi)), \"color\": \(encode(c))}}"
+    case .blur(let r, let o):
+        var names: [String] = []
+        if o.contains(.opaque) { names.append("\"opaque\"") }
+        if o.contains(.dithersResult) { names.append("\"dithersResult\"") }
+        body = "{\"blur\": {\"radius\": \(jsonNumber(r))" + (names.isEmpty ? "" : ", \"options\": [\(names.joined(separator: ", "))]") + "}}"
+    case .shadow(let c, let r, let x, let y, let mode, let o):
+        var names: [String] = []
+        for (option, name) in [(GraphicsContext.ShadowOptions.shadowAbove, "shadowAbove"), (.shadowOnly, "shadowOnly"),
+                               (.invertsAlpha, "invertsAlpha"), (.disablesGroup, "disablesGroup")] where o.contains(option) {
+            names.append("\"\(name)\"")
+        }
+        var s = "{\"shadow\": {\"color\": \(encode(c)), \"radius\": \(jsonNumber(r)), \"x\": \(jsonNumber(x)), \"y\": \(jsonNumber(y))"
+        if mode != .normal { s += ", \"blendMode\": \(jsonQuoted(String(mode.description.dropFirst())))" }
+        if !names.isEmpty { s += ", \"options\": [\(names.joined(separator: ", "))]" }
+        body = s + "}}"
+    case .projectionTransform(let m):
+        body = "{\"projectionTransform\": [" + [m.m11, m.m12, m.m13, m.m21, m.m22, m.m23, m.m31, m.m32, m.m33]
+            .map(jsonNumber).joined(separator: ", ") + "]}"
+    }
+    return "{\"op\": \"filter\", \"filter\": \(body)" + (f.options.contains(.linearColor) ? ", \"linearColor\": true}" : "}")
 }
 
 private func transformOp(_ t: CGAffineTransform) -> String {

@@ -124,6 +124,7 @@ enum SceneCommand {
     case clip(Path, FillStyle, inverse: Bool)
     case clipToLayer(opacity: Double, inverse: Bool, [SceneCommand])
     case layer([SceneCommand])
+    case filter(GraphicsContext.Filter, GraphicsContext.FilterOptions)
     /// `draw(_:in:style:)` or `draw(_:at:anchor:)`, with a template image's shading when one is given.
     case image(Image, ImagePlacement, shading: GraphicsContext.Shading?)
 }
@@ -156,6 +157,8 @@ func replay(_ commands: [SceneCommand], on context: inout GraphicsContext) {
             context.clipToLayer(opacity: opacity, options: inverse ? .inverse : []) { mask in replay(inner, on: &mask) }
         case .layer(let inner):
             context.drawLayer { layer in replay(inner, on: &layer) }
+        case .filter(let filter, let options):
+            context.addFilter(filter, options: options)
         case .image(let image, let placement, let shading):
             var resolved = context.resolve(image)
             if let shading { resolved.shading = shading }
@@ -428,8 +431,8 @@ private struct SceneDecoder {
     }
 
     static let drawingAndStateOps = ["fill", "stroke", "image", "opacity", "blendMode", "transform", "concatenate",
-                                     "translate", "scale", "rotate", "clip", "clipToLayer", "copy", "layer"]
-    static let unsupportedOps: Set<String> = ["filter", "text", "symbol"]
+                                     "translate", "scale", "rotate", "clip", "clipToLayer", "copy", "layer", "filter"]
+    static let unsupportedOps: Set<String> = ["text", "symbol"]
 
     func command(_ node: Node) throws -> SceneCommand {
         guard case .object(let raw) = node.value else { throw node.expected("a command object") }
@@ -502,9 +505,76 @@ private struct SceneDecoder {
             }
             let inverse = try o.optional("inverse")?.bool() ?? false
             return .clipToLayer(opacity: opacity, inverse: inverse, try commandList(try o.required("commands")))
+        case "filter":
+            let o = try node.object("a command object", allowed: ["op", "filter", "linearColor"])
+            let filter = try self.filter(try o.required("filter"))
+            let linear = try o.optional("linearColor")?.bool() ?? false
+            return .filter(filter, linear ? .linearColor : [])
         default:
             throw opNode.error("unknown op \(jsonQuoted(op)) (expected one of: "
                                + (Self.drawingAndStateOps + Self.unsupportedOps.sorted()).joined(separator: ", ") + ")")
+        }
+    }
+
+    static let filterNames = ["blur", "shadow", "colorMultiply", "colorMatrix", "hueRotation", "saturation", "brightness",
+                              "contrast", "colorInvert", "grayscale", "luminanceToAlpha", "alphaThreshold",
+                              "alphaMultiply", "projectionTransform"]
+
+    /// A filter object with one key: `{"saturation": 0.5}`, `{"blur": {"radius": 3}}`, …
+    func filter(_ node: Node) throws -> GraphicsContext.Filter {
+        let o = try node.object("a filter object", allowed: Self.filterNames)
+        guard o.object.members.count == 1, let key = o.object.members.first?.key else {
+            throw node.error("a filter object has exactly one key (one of: \(Self.filterNames.joined(separator: ", ")))")
+        }
+        let n = try o.required(key)
+        func options<T: OptionSet>(_ table: [String: T], in obj: Object) throws -> T where T.Element == T {
+            guard let list = obj.optional("options") else { return T() }
+            var result = T()
+            for item in try list.array() { result.insert(try named(item, "option", table)) }
+            return result
+        }
+        switch key {
+        case "blur":
+            let b = try n.object("a blur object", allowed: ["radius", "options"])
+            return .blur(radius: try b.required("radius").nonNegative("radius"),
+                         options: try options(["opaque": .opaque, "dithersResult": .dithersResult], in: b))
+        case "shadow":
+            let b = try n.object("a shadow object", allowed: ["color", "radius", "x", "y", "blendMode", "options"])
+            let color = try b.optional("color").map(self.color) ?? Color(.sRGBLinear, white: 0, opacity: 0.33)
+            let mode = try b.optional("blendMode").map(blendMode) ?? .normal
+            let table: [String: GraphicsContext.ShadowOptions] = ["shadowAbove": .shadowAbove, "shadowOnly": .shadowOnly,
+                                                                   "invertsAlpha": .invertsAlpha, "disablesGroup": .disablesGroup]
+            return .shadow(color: color, radius: try b.required("radius").nonNegative("radius"),
+                           x: try b.optional("x")?.cgFloat() ?? 0, y: try b.optional("y")?.cgFloat() ?? 0,
+                           blendMode: mode, options: try options(table, in: b))
+        case "colorMultiply": return .colorMultiply(try color(n))
+        case "alphaMultiply": return .alphaMultiply(try color(n))
+        case "colorMatrix":
+            // 20 numbers row by row, or {"matrix": [20 numbers], "premultiplied": true}.
+            if case .object = n.value {
+                let m = try n.object("a colour matrix object", allowed: ["matrix", "premultiplied"])
+                let entries = try m.required("matrix").numbers(20, "20 colour matrix entries, row by row").map { Float($0) }
+                return .colorMatrix(ColorMatrix(entries: entries), isPremultiplied: try m.optional("premultiplied")?.bool() ?? false)
+            }
+            return .colorMatrix(ColorMatrix(entries: try n.numbers(20, "20 colour matrix entries, row by row").map { Float($0) }))
+        case "hueRotation": return .hueRotation(.degrees(try n.number()))
+        case "saturation": return .saturation(try n.number())
+        case "brightness": return .brightness(try n.number())
+        case "contrast": return .contrast(try n.number())
+        case "colorInvert": return .colorInvert(try n.number())
+        case "grayscale": return .grayscale(try n.number())
+        case "luminanceToAlpha":
+            guard try n.bool() else { throw n.error("luminanceToAlpha takes true") }
+            return .luminanceToAlpha
+        case "alphaThreshold":
+            let b = try n.object("an alpha threshold object", allowed: ["min", "max", "color"])
+            return .alphaThreshold(min: try b.required("min").number(), max: try b.optional("max")?.number() ?? 1,
+                                   color: try b.optional("color").map(self.color) ?? .black)
+        default:  // "projectionTransform"
+            let m = try n.numbers(9, "9 projection matrix entries, row by row")
+            var p = ProjectionTransform()
+            (p.m11, p.m12, p.m13, p.m21, p.m22, p.m23, p.m31, p.m32, p.m33) = (m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8])
+            return .projectionTransform(p)
         }
     }
 
