@@ -973,6 +973,100 @@ image_scene("image-huge-and-tiny", [image_in("checker", (-5000, -3000, 12000, 90
 # when the GLES path carried the image mapping in Float; the lowering now reduces the translation by whole tiles.
 image_scene("image-tiled-far-origin", [shaded_fill({"rect": [0, 0, 96, 32]}, tiled("tile", origin=(-9999999.63, 0)))], size=(96, 32))
 
+# --- colour filters (issue #17): each filter at several strengths, chains in both orders, with blend modes,
+# clips, layers, opacity, linearColor and each colour mode -------------------------------------------------------
+def filt(f, linear=False):
+    c = {"op": "filter", "filter": f}
+    if linear:
+        c["linearColor"] = True
+    return c
+
+
+FILTER_CONTENT = [shaded_fill({"ellipse": [6.5, 6.5, 52, 52]}, radial(stops((0, "#F0F040"), (0.5, "#E04080C0"), (1, "#2040E060")), (32, 32), 2, 26)),
+                  fill(star_path(44, 22, 18, 8), "#20C06090"),
+                  stroke({"elements": [["m", 4, 60], ["c", 20, 30, 44, 70, 60, 40]]}, "#3060F0", 4, cap="round")]
+COLOR_FILTERS = [
+    ("saturation", [0, 0.5, 1.8]), ("brightness", [-0.3, 0.2, 0.6]), ("contrast", [0, 0.5, 2.5]),
+    ("colorInvert", [0.25, 0.5, 1]), ("grayscale", [0.3, 1]), ("hueRotation", [45, 180, -300]),
+]
+for name, amounts in COLOR_FILTERS:
+    for k, a in enumerate(amounts):
+        scene("filter-%s-%s" % (name, str(a).replace("-", "m").replace(".", "_")),
+              [fill({"rect": [0, 0, 64, 64]}, "#D0D0D0"), filt({name: a})] + FILTER_CONTENT,
+              size=(64, 64), scale=[1, 1.5, 2][k % 3])
+scene("filter-luminanceToAlpha", [fill({"rect": [0, 0, 64, 64]}, "#4080C0"), filt({"luminanceToAlpha": True})] + FILTER_CONTENT,
+      size=(64, 64))
+scene("filter-colorMultiply", [fill({"rect": [0, 0, 64, 64]}, "#D0D0D0"), filt({"colorMultiply": "#80FF40C0"})] + FILTER_CONTENT,
+      size=(64, 64))
+scene("filter-alphaMultiply", [fill({"rect": [0, 0, 64, 64]}, "#D0D0D0"), filt({"alphaMultiply": "#2080E0A0"})] + FILTER_CONTENT,
+      size=(64, 64), scale=1.5)
+scene("filter-colorMatrix-swap-channels", [fill({"rect": [0, 0, 64, 64]}, "#D0D0D0"),
+                                           filt({"colorMatrix": [0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0]})] + FILTER_CONTENT,
+      size=(64, 64))
+# Filters that turn transparent pixels visible (an alpha offset, a threshold keeping alpha 0) give a pixel with
+# any coverage at all its full colour: at an anti-aliased edge whose exact coverage is under half an 8-bit step
+# the R8 atlas stores 0, and that pixel shows the offset alone. A threshold decides at an exact alpha. So these
+# scenes draw content whose every alpha is well away from the decisions: aliased shapes in flat colours.
+ALIASED_CONTENT = [fill({"rect": [6, 6, 30, 30]}, "#2060E066", aa=False),
+                   fill({"ellipse": [20, 14, 34, 34]}, "#E0402066", aa=False),
+                   fill(star_path(46, 46, 16, 7), "#20A040", aa=False),
+                   fill({"rect": [4, 44, 22, 16]}, "#80208026", aa=False)]
+# One composite over the clip region: each composite's edge carries the 8-bit clip mask's half-step error.
+scene("filter-colorMatrix-alpha-offset-fills-clip", [fill({"rect": [0, 0, 64, 64]}, "#D0D0D0"),
+                                                     clip({"ellipse": [4.5, 8.5, 56, 48]}),
+                                                     filt({"colorMatrix": [0.5, 0, 0, 0, 0.1, 0, 0.5, 0, 0, 0.3, 0, 0, 0.5, 0, 0.2, 0, 0, 0, 0.6, 0.25]}),
+                                                     layer(*ALIASED_CONTENT)],
+      size=(64, 64))
+scene("filter-colorMatrix-alpha-offset-antialiased", [fill({"rect": [0, 0, 64, 64]}, "#D0D0D0"),
+                                                      filt({"colorMatrix": [1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0.5, 0.1]}),
+                                                      layer(*FILTER_CONTENT)],
+      size=(64, 64), scale=1.5)
+scene("filter-colorMatrix-premultiplied", [fill({"rect": [0, 0, 64, 64]}, "#D0D0D0"),
+                                           filt({"colorMatrix": {"matrix": [1, 0.3, 0, 0, 0, 0, 0.8, 0, 0, 0, 0, 0, 1, 0.4, 0, 0, 0, 0, 0.7, 0],
+                                                                 "premultiplied": True}})] + FILTER_CONTENT,
+      size=(64, 64), scale=2)
+for lo, hi in [(0.5, 1), (0.2, 0.7), (0, 0.3)]:
+    scene("filter-alphaThreshold-%s-%s" % (str(lo).replace(".", "_"), str(hi).replace(".", "_")),
+          [fill({"rect": [0, 0, 64, 64]}, "#D0D0D0"), copy(clip({"rect": [3.5, 3.5, 57, 57]}),
+                                                           filt({"alphaThreshold": {"min": lo, "max": hi, "color": "#E03020"}}),
+                                                           layer(*ALIASED_CONTENT))],
+          size=(64, 64))
+scene("filter-chain-invert-then-saturate", [fill({"rect": [0, 0, 64, 64]}, "#D0D0D0"), filt({"saturation": 0.2}),
+                                            filt({"colorInvert": 1})] + FILTER_CONTENT, size=(64, 64))
+scene("filter-chain-saturate-then-invert", [fill({"rect": [0, 0, 64, 64]}, "#D0D0D0"), filt({"colorInvert": 1}),
+                                            filt({"saturation": 0.2})] + FILTER_CONTENT, size=(64, 64))
+scene("filter-chain-five", [fill({"rect": [0, 0, 64, 64]}, "#D0D0D0"), filt({"hueRotation": 120}), filt({"contrast": 1.4}),
+                            filt({"brightness": 0.1}, linear=True), filt({"grayscale": 0.4}), filt({"colorMultiply": "#FFE0C0"})] + FILTER_CONTENT,
+      size=(64, 64), scale=1.5)
+for mode in ["multiply", "screen", "overlay", "copy", "sourceAtop", "destinationOut", "hue", "difference"]:
+    scene("filter-blend-%s" % mode, backdrop(64, 64) + [copy(blend(mode), filt({"hueRotation": 90}), filt({"saturation": 1.6}),
+                                                              *FILTER_CONTENT)], size=(64, 64))
+scene("filter-blend-copy-in-clip", backdrop(64, 64) + [copy(clip({"ellipse": [8.5, 8.5, 48, 48]}), blend("copy"), filt({"colorInvert": 0.8}),
+                                                            fill({"rect": [20, 20, 20, 20]}, "#30A0E0C0"))], size=(64, 64))
+scene("filter-opacity-and-clip", backdrop(64, 64) + [copy(clip(star_path(32, 32, 30, 14)), opacity(0.6), filt({"grayscale": 1}),
+                                                          *FILTER_CONTENT)], size=(64, 64), scale=2)
+scene("filter-on-layer-is-one-draw", backdrop(64, 64) + [copy(filt({"alphaThreshold": {"min": 0.55, "color": "#2060E0"}}),
+                                                              layer(fill({"ellipse": [6, 10, 34, 34]}, "#00000070", aa=False),
+                                                                    fill({"ellipse": [24, 10, 34, 34]}, "#00000070", aa=False),
+                                                                    fill({"ellipse": [15, 26, 34, 34]}, "#00000070", aa=False)))], size=(64, 64))
+scene("filter-inside-layer-and-mask", [fill({"rect": [0, 0, 64, 64]}, "#F0F0F0"),
+                                       mask(copy(filt({"luminanceToAlpha": True}), shaded_fill({"rect": [0, 0, 64, 64]}, linear(G4, (0, 0), (64, 64))))),
+                                       layer(copy(filt({"hueRotation": 200}), *FILTER_CONTENT), fill({"rect": [40, 40, 20, 20]}, "#E0A020"))],
+      size=(64, 64))
+scene("filter-rotated-content", [fill({"rect": [0, 0, 64, 64]}, "#D0D0D0"), translate(32, 32), rotate(30), translate(-32, -32),
+                                 filt({"contrast": 1.8}), filt({"brightness": -0.2})] + FILTER_CONTENT, size=(64, 64), scale=1.5)
+for mode_name in ["linear", "extendedLinear"]:
+    for lin in (False, True):
+        scene("filter-colormode-%s%s" % (mode_name, "-linearColor" if lin else ""),
+              [fill({"rect": [0, 0, 64, 64]}, "#D0D0D0"), filt({"saturation": 0.3}, linear=lin), filt({"contrast": 1.5}, linear=lin)]
+              + FILTER_CONTENT, size=(64, 64), colorMode=mode_name)
+scene("filter-linearColor-nonLinear", [fill({"rect": [0, 0, 64, 64]}, "#D0D0D0"), filt({"brightness": 0.15}, linear=True),
+                                       filt({"hueRotation": 60}, linear=True)] + FILTER_CONTENT, size=(64, 64))
+image_scene("filter-on-images", [GREY, copy(filt({"saturation": 0}), image_in("smooth", (4.5, 4.5, 60, 60))),
+                                 copy(filt({"colorInvert": 1}), image_in("checker", (64, 4, 60, 60))),
+                                 copy(filt({"colorMultiply": "#40C0FFC0"}), image_in("odd", (4, 66, 120, 58)))])
+scene("filter-opaque-canvas", [filt({"colorInvert": 0.7}), filt({"hueRotation": 30})] + FILTER_CONTENT, size=(64, 64), opaque=True)
+
 # Scenes that fail today because of a renderer bug, each with the bug. `main()` leaves them out of scenes/ (the
 # conformance test runs everything there) unless run with `--include-pending`; delete a name here once the
 # renderer draws it within the bar.

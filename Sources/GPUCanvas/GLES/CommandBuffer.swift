@@ -37,12 +37,17 @@ enum TextureRef: Hashable, CustomStringConvertible {
     case paintData
     /// The layer open at nesting depth n (`drawLayer`, or a `clipToLayer` content), frame format.
     case layer(Int)
+    /// The same for a layer that goes through colour filters: RGBA16F whatever the frame's format
+    /// (`LoweredOp.pushLayer`'s `precise`).
+    case preciseLayer(Int)
     /// Clip-mask page n (R8): every clip of the frame has a region of coverage in one page.
     case mask(Int)
     /// A clip shape's coverage while the masks of page n are multiplied (R8, the page's size).
     case clipCoverage(Int)
     /// A copy of the target's pixels under a draw, for shader blending without framebuffer fetch.
     case destinationCopy
+    /// The same for a precise layer (RGBA16F: a copy keeps its source's format class).
+    case preciseDestinationCopy
     /// The n-th distinct image the frame draws (RGBA8, premultiplied), uploaded at the frame's start.
     case image(Int)
 
@@ -52,6 +57,8 @@ enum TextureRef: Hashable, CustomStringConvertible {
         case .atlas(let i): return "atlas\(i)"
         case .paintData: return "paintData"
         case .layer(let i): return "layer\(i)"
+        case .preciseLayer(let i): return "preciseLayer\(i)"
+        case .preciseDestinationCopy: return "preciseDestinationCopy"
         case .mask(let i): return "mask\(i)"
         case .clipCoverage(let i): return "clipCoverage\(i)"
         case .destinationCopy: return "destinationCopy"
@@ -358,8 +365,9 @@ enum GPUCommand {
     case bindVariant(Pipeline, ShaderVariant)
     /// Sets the compositing programs' per-draw-call uniforms and binds their clip and source textures.
     case setComposite(CompositeState)
-    /// Copies the target's texels in `rect` (target texels) into `destinationCopy` at the same place.
-    case copyDestination(TexelRect)
+    /// Copies the target's texels in `rect` (target texels) into `into` (`destinationCopy`, or
+    /// `preciseDestinationCopy` for a precise layer) at the same place.
+    case copyDestination(TexelRect, into: TextureRef)
     /// Restricts later draws of the pass to `rect` (target texels); nil lifts the restriction.
     case scissor(TexelRect?)
     case bindTexture(unit: Int, TextureRef)
@@ -517,8 +525,8 @@ struct CommandBuffer: CustomStringConvertible {
                     text = "bind texture unit \(unit) \(t)"
                 case .setComposite(let state):
                     text = "set composite \(state)"
-                case .copyDestination(let r):
-                    text = "copy destination \(r)"
+                case .copyDestination(let r, let into):
+                    text = into == .destinationCopy ? "copy destination \(r)" : "copy destination \(r) into \(into)"
                 case .scissor(let r):
                     text = r.map { "scissor \($0)" } ?? "scissor off"
                 case .uploadInstances(let range, let offset, let count, let p):

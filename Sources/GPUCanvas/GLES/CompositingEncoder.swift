@@ -53,6 +53,8 @@ final class CompositingEncoder {
     private var instances: [CompositeInstance] = []
     /// Gradient paints' packed texels, one row each, listed by the dry run, and each row's gradient kind.
     private var paintRows: [[SIMD4<Float>]] = []
+    /// The frame has a layer of half floats in a frame of bytes (a colour-filtered layer).
+    private var usesPreciseLayers = false
     /// Each row's header texel: kind, spread, flags, stop count.
     private var gradientHeaders: [SIMD4<Float>] = []
     /// The frame's distinct images, each uploaded once into `.image(slot)`.
@@ -105,6 +107,7 @@ final class CompositingEncoder {
 
         // Dry run: the shapes and gradients in the order the real run meets them.
         dry = true
+        usesPreciseLayers = false
         shapes.removeAll(keepingCapacity: true)
         paintRows.removeAll(keepingCapacity: true)
         gradientHeaders.removeAll(keepingCapacity: true)
@@ -133,6 +136,9 @@ final class CompositingEncoder {
         }
         for (i, image) in images.enumerated() {
             cb.declare(.image(i), TextureDesc(width: image.width, height: image.height, format: .rgba8))
+        }
+        if route == .destinationCopy, usesPreciseLayers {
+            cb.declare(.preciseDestinationCopy, TextureDesc(width: target.width, height: target.height, format: .rgba16f))
         }
         if route == .destinationCopy {
             cb.declare(.destinationCopy, TextureDesc(width: target.width, height: target.height, format: frameFormat))
@@ -434,7 +440,7 @@ final class CompositingEncoder {
         for op in ops {
             switch op {
             case .draw(let d): draw(d)
-            case .pushLayer(let box): pushLayer(box)
+            case .pushLayer(let box, let precise): pushLayer(box, precise: precise)
             case .popLayer(let c): popLayer(c)
             }
         }
@@ -492,11 +498,14 @@ final class CompositingEncoder {
                   pipeline: p, state: state)
     }
 
-    private func pushLayer(_ box: PixelRect) {
+    private func pushLayer(_ box: PixelRect, precise: Bool) {
         depth += 1
-        let ref = TextureRef.layer(depth)
+        // A half-float frame's layers are precise already.
+        let half = precise && frameFormat != .rgba16f
+        let ref: TextureRef = half ? .preciseLayer(depth) : .layer(depth)
+        if half { usesPreciseLayers = true }
         push(Target(ref: ref, box: box, clear: .transparent))
-        if !dry { declareAtLeast(ref, box, frameFormat) }
+        if !dry { declareAtLeast(ref, box, half ? .rgba16f : frameFormat) }
         openPass()
     }
 
@@ -627,8 +636,11 @@ final class CompositingEncoder {
             let x1 = min(copyBox.x + copyBox.width, t.box.x + t.box.width)
             let y1 = min(copyBox.y + copyBox.height, t.box.y + t.box.height)
             if x1 > x0, y1 > y0 {
+                let into: TextureRef
+                if case .preciseLayer = t.ref { into = .preciseDestinationCopy } else { into = .destinationCopy }
                 cb.passes[cb.passes.count - 1].commands.append(
-                    .copyDestination(TexelRect(x: x0 - t.box.x, y: y0 - t.box.y, width: x1 - x0, height: y1 - y0)))
+                    .copyDestination(TexelRect(x: x0 - t.box.x, y: y0 - t.box.y, width: x1 - x0, height: y1 - y0),
+                                     into: into))
             }
         }
         append(instance, pipeline: p, state: state)

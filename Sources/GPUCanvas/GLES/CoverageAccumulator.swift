@@ -610,8 +610,12 @@ protocol TexelWriter {
 }
 
 private enum R8Texels: TexelWriter {
+    /// Nearest, except that coverage above the floor never rounds to 0: a pixel the shape touches keeps a
+    /// trace (at most half a step more than exact). A colour filter reads a pixel's unpremultiplied colour, so a
+    /// sliver of coverage shows that colour in full (luminanceToAlpha, an alpha offset) as it does in the
+    /// reference; rounded to 0 it showed nothing.
     @inline(__always)
-    static func byte(_ c: Float) -> UInt8 { UInt8(truncatingIfNeeded: Int32(c * 255 + 0.5)) }
+    static func byte(_ c: Float) -> UInt8 { c > 0 ? UInt8(truncatingIfNeeded: max(1, Int32(c * 255 + 0.5))) : 0 }
     @inline(__always)
     static func store(_ c: Float, _ dst: UnsafeMutableRawPointer, _ x: Int) {
         dst.storeBytes(of: byte(c), toByteOffset: x, as: UInt8.self)

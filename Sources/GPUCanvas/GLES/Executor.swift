@@ -163,8 +163,8 @@ final class Executor {
                     } else {
                         glDisable(GLenum(GL_SCISSOR_TEST))
                     }
-                case .copyDestination(let r):
-                    guard let t = textures[.destinationCopy] else { throw RenderError.gpu("internal: destinationCopy undeclared") }
+                case .copyDestination(let r, let into):
+                    guard let t = textures[into] else { throw RenderError.gpu("internal: \(into) undeclared") }
                     cache.bindTexture(unit: 4, t.id)
                     cache.selectUnit(4)
                     // Mesa 22.3's llvmpipe copies without waiting for queued draws that still sample the copy

@@ -47,8 +47,11 @@ struct LoweredFrame {
 enum LoweredOp {
     /// Paint × coverage of a shape, blended into the current layer.
     case draw(LoweredDraw)
-    /// Starts a transparent layer covering `box` (device pixels); later ops draw into it.
-    case pushLayer(box: PixelRect)
+    /// Starts a transparent layer covering `box` (device pixels); later ops draw into it. A `precise` layer
+    /// stores half floats whatever the colour mode: it goes through colour filters, which work on
+    /// unpremultiplied colour, and 8 bits of premultiplied colour at an anti-aliased edge (alpha 3/255) hold
+    /// that colour to a third of its range.
+    case pushLayer(box: PixelRect, precise: Bool)
     /// Composites the innermost open layer into its parent and closes it.
     case popLayer(LayerComposite)
 }
@@ -595,7 +598,7 @@ private struct Builder {
         guard let changeBox else { return nil }
         // An empty layer under a blend that clears still composites (a transparent source over its clip).
         let box = layerBox ?? PixelRect(x: changeBox.x, y: changeBox.y, width: 1, height: 1)
-        ops.append(.pushLayer(box: box))
+        ops.append(.pushLayer(box: box, precise: !filter.isEmpty))
         if layerBox != nil { ops.append(contentsOf: inner) }
         ops.append(.popLayer(LayerComposite(opacity: opacity, blend: state.blendMode, clip: clip, layerBox: box,
                                             filter: filter, box: changeBox)))

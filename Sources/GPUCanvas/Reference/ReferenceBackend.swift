@@ -113,8 +113,8 @@ struct ReferenceFrameRenderer {
             switch op {
             case .draw(let d):
                 if stack.isEmpty { draw(d, into: &base) } else { draw(d, into: &stack[stack.count - 1]) }
-            case .pushLayer(let box):
-                stack.append(ReferenceSurface(box: box, halfFloat: halfFloat))
+            case .pushLayer(let box, let precise):
+                stack.append(ReferenceSurface(box: box, halfFloat: halfFloat || precise))
             case .popLayer(let c):
                 let layer = stack.removeLast()
                 if stack.isEmpty { composite(layer, c, into: &base) } else { composite(layer, c, into: &stack[stack.count - 1]) }
