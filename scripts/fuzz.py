@@ -1390,6 +1390,18 @@ def render_pixels(runner, doc, backend, form):
                 os.unlink(f)
 
 
+def gpu_matches_one_of(runner, doc, form, variants):
+    """True when each pixel of `doc` on the GLES `form` is, within the bar, that pixel of the reference's
+    render of `doc` or of one of `variants` (the same scene moved or nudged a little)."""
+    images = ([render_pixels(runner, doc, "gles", form), render_pixels(runner, doc, "reference", form)]
+              + [render_pixels(runner, v, "reference", form) for v in variants])
+    if any(i is None for i in images) or len({i[:2] for i in images}) != 1:
+        return False
+    g = images[0][2]
+    best = [min(t) for t in zip(*(pixel_diffs(g, i[2]) for i in images[1:]))]
+    return meets_bar(best)
+
+
 def _moved(v, d):
     return [num(v[0] + d[0]), num(v[1] + d[1])]
 
@@ -1456,13 +1468,7 @@ def _paint_tie(failure, doc, runner):
     moves += [dict(doc, commands=[{"op": "translate", "x": num(f * d[0] * TIE_PLACEMENT / scale),
                                    "y": num(f * d[1] * TIE_PLACEMENT / scale)}] + doc["commands"])
               for f, d in fractions]
-    images = ([render_pixels(runner, doc, "gles", failure.form), render_pixels(runner, doc, "reference", failure.form)]
-              + [render_pixels(runner, m, "reference", failure.form) for m in moves])
-    if any(i is None for i in images) or len({i[:2] for i in images}) != 1:
-        return False
-    g = images[0][2]
-    best = [min(t) for t in zip(*(pixel_diffs(g, i[2]) for i in images[1:]))]
-    return meets_bar(best)
+    return gpu_matches_one_of(runner, doc, failure.form, moves)
 
 
 # Blend modes whose result can move by more than the destination does: a 1-level difference in what the
@@ -1518,13 +1524,7 @@ def _nudged_destination(failure, doc, runner):
                 {"op": "blendMode", "value": "normal"},
                 {"op": "fill", "path": {"rect": [0, 0, w, h]}, "shading": {"color": colour}}]}
             moves.append(dict(doc, commands=cmds[:-1] + [nudge, cmds[-1]]))
-    images = ([render_pixels(runner, doc, "gles", failure.form), render_pixels(runner, doc, "reference", failure.form)]
-              + [render_pixels(runner, m, "reference", failure.form) for m in moves])
-    if any(i is None for i in images) or len({i[:2] for i in images}) != 1:
-        return False
-    g = images[0][2]
-    best = [min(t) for t in zip(*(pixel_diffs(g, i[2]) for i in images[1:]))]
-    return meets_bar(best)
+    return gpu_matches_one_of(runner, doc, failure.form, moves)
 
 
 def _replayed_over_gpu_destination(failure, doc, runner):
