@@ -1560,12 +1560,50 @@ def _replayed_over_gpu_destination(failure, doc, runner):
     return over is not None and over[:2] == full[:2] and meets_bar(pixel_diffs(full[2], over[2]))
 
 
+def without_filters(node):
+    """`node` (a document or a command list) with every `filter` op left out."""
+    if isinstance(node, dict):
+        return {k: without_filters(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [without_filters(v) for v in node if not (isinstance(v, dict) and v.get("op") == "filter")]
+    return node
+
+
+# An unfiltered pixel this transparent (or more) has no meaningful colour to unpremultiply: 2 levels of alpha.
+NEAR_TRANSPARENT = 2
+
+
+def _unpremultiply_tie(failure, doc, runner):
+    """Every pixel over the bar is one a colour filter sees as nearly transparent: without the filters, its
+    alpha is at most 2 levels on the reference or on the GPU. A filter that reads unpremultiplied colour
+    (luminanceToAlpha, a colour matrix with offsets) shows a pixel's full colour at any coverage and nothing
+    at none, so a sliver of coverage one backend keeps and the other rounds away flips it (docs/DESIGN-NOTES.md,
+    "Ties and amplification")."""
+    if failure.kind != "over-bar" or failure.form == "reference" or not any(
+            c.get("op") == "filter" for c in all_commands(doc)):
+        return False
+    plain = without_filters(doc)
+    images = [render_pixels(runner, doc, "gles", failure.form), render_pixels(runner, doc, "reference", failure.form),
+              render_pixels(runner, plain, "gles", failure.form), render_pixels(runner, plain, "reference", failure.form)]
+    if any(i is None for i in images) or len({i[:2] for i in images}) != 1:
+        return False
+    g, r, pg, pr = (i[2] for i in images)
+    diffs = pixel_diffs(g, r)
+    kept = bytearray(len(g))
+    for k, d in enumerate(diffs):
+        near = pg[4 * k + 3] <= NEAR_TRANSPARENT or pr[4 * k + 3] <= NEAR_TRANSPARENT
+        kept[4 * k:4 * k + 4] = r[4 * k:4 * k + 4] if (d > 2 and near) else g[4 * k:4 * k + 4]
+    return meets_bar(pixel_diffs(bytes(kept), r))
+
+
 KNOWN = [
     ("paint-tie", "a paint discontinuity (gradient stop or seam, image texel or tile edge) within float rounding "
      "of a pixel centre, decided the other way on the GPU; verified by moving it a step far below a pixel",
      _paint_tie),
     ("blend-amplification", "an amplifying blend mode turns an allowed difference of the destination into more; "
      "verified by blending the reference's last draw over the GPU's own destination", _blend_amplification),
+    ("unpremultiply-tie", "a colour filter reads the unpremultiplied colour of a pixel one backend covers by a "
+     "sliver and the other not at all; verified by rendering without the filters", _unpremultiply_tie),
 ]
 
 

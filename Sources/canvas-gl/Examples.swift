@@ -22,7 +22,7 @@ struct Example: Sendable {
     /// gradient-card), then the galleries of gradients, blend modes, and clips and layers.
     static var all: [Example] {
         [ellipse, colors, shapes, fillRules, strokes, transforms, opacity, arcs,
-         clippedQuadrant, maskedCopy, gradientCard, gradientGallery, blendModes, clipsAndLayers]
+         clippedQuadrant, maskedCopy, gradientCard, gradientGallery, blendModes, clipsAndLayers, colorFilters]
     }
 
     /// The README's first sample, unchanged.
@@ -454,6 +454,74 @@ extension Example {
                 }
             } else {
                 for circle in circles { half.fill(circle, with: .color(.blue)) }
+            }
+        }
+    }
+
+    /// The same small picture (a rainbow of bars under a gradient disc and a star) through each colour
+    /// filter, one panel each: none, saturation 0, hue rotated 120°, brightness +0.3, contrast 2, colour
+    /// invert, grayscale, colour multiply (orange), luminance to alpha (over a checker), an alpha threshold of
+    /// three translucent circles drawn as one layer (only their overlaps pass), a channel-swapping colour
+    /// matrix, and sepia as a chain of two (grayscale, then colour multiply: the last added runs first).
+    static let colorFilters = Example(
+        name: "color-filters",
+        summary: "the colour filters (saturation, hue, brightness, contrast, invert, threshold, matrix…) on one picture",
+        size: CGSize(width: 480, height: 250), scale: 2
+    ) { context, size in
+        context.fill(Path(CGRect(origin: .zero, size: size)), with: .color(white: 0.95))
+        let swap: ColorMatrix = {
+            var m = ColorMatrix()
+            (m.r1, m.r3, m.b1, m.b3) = (0, 1, 1, 0)
+            return m
+        }()
+        let panels: [(String, [GraphicsContext.Filter])] = [
+            ("none", []), ("saturation", [.saturation(0)]), ("hue", [.hueRotation(.degrees(120))]),
+            ("brightness", [.brightness(0.3)]), ("contrast", [.contrast(2)]), ("invert", [.colorInvert()]),
+            ("grayscale", [.grayscale(1)]), ("multiply", [.colorMultiply(.orange)]), ("luminance", [.luminanceToAlpha]),
+            ("threshold", [.alphaThreshold(min: 0.5, color: .indigo)]), ("matrix", [.colorMatrix(swap)]),
+            ("sepia", [.colorMultiply(Color(red: 1, green: 0.85, blue: 0.6)), .grayscale(1)]),
+        ]
+        let columns = 6, margin: CGFloat = 8, gap: CGFloat = 8
+        let w = (size.width - 2 * margin - CGFloat(columns - 1) * gap) / CGFloat(columns)
+        let h = (size.height - 2 * margin - gap) / 2
+        for (i, (name, filters)) in panels.enumerated() {
+            var c = context
+            c.translateBy(x: margin + CGFloat(i % columns) * (w + gap), y: margin + CGFloat(i / columns) * (h + gap))
+            if name == "luminance" {
+                for y in stride(from: CGFloat(0), to: h, by: 8) {
+                    for x in stride(from: CGFloat(Int(y / 8) % 2) * 8, to: w, by: 16) {
+                        c.fill(Path(CGRect(x: x, y: y, width: 8, height: 8)), with: .color(white: 0.8))
+                    }
+                }
+            }
+            for f in filters { c.addFilter(f) }
+            if name == "threshold" {
+                // Three aliased circles at alpha 0.35 as one layer: alone each stays under the threshold, where
+                // two overlap (0.58) or all three (0.73) they pass it. (Aliased, so that no pixel's alpha sits at
+                // the threshold itself, where the two backends may decide either way.)
+                c.drawLayer { p in
+                    let r = w * 0.3
+                    for centre in [CGPoint(x: w * 0.35, y: h * 0.35), CGPoint(x: w * 0.65, y: h * 0.35), CGPoint(x: w * 0.5, y: h * 0.62)] {
+                        p.fill(Path(ellipseIn: CGRect(x: centre.x - r, y: centre.y - r, width: 2 * r, height: 2 * r)),
+                               with: .color(.black.opacity(0.35)), style: FillStyle(antialiased: false))
+                    }
+                }
+                continue
+            }
+            // Luminance to alpha shows any pixel the picture touches at its full colour's luminance, however
+            // little it covers it: its edges are drawn aliased so that no pixel is a sliver.
+            let style = FillStyle(antialiased: name != "luminance")
+            c.drawLayer { p in
+                let colors: [Color] = [.red, .orange, .yellow, .green, .blue, .purple]
+                for (k, color) in colors.enumerated() {
+                    p.fill(Path(CGRect(x: CGFloat(k) * w / 6, y: 0, width: w / 6 + 0.5, height: h * 0.35)), with: .color(color),
+                           style: style)
+                }
+                p.fill(Path(ellipseIn: CGRect(x: w * 0.1, y: h * 0.25, width: w * 0.8, height: w * 0.8)),
+                       with: .radialGradient(Gradient(colors: [.white, .teal.opacity(0.6), .pink.opacity(0.3)]),
+                                             center: CGPoint(x: w / 2, y: h * 0.25 + w * 0.4), startRadius: 0,
+                                             endRadius: w * 0.4), style: style)
+                p.fill(starPath(center: CGPoint(x: w * 0.72, y: h * 0.82), radius: w * 0.18), with: .color(.mint), style: style)
             }
         }
     }

@@ -290,6 +290,7 @@ final class CLITests: XCTestCase {
     static let compositingExamples: [(name: String, width: Int, height: Int)] = [
         ("clipped-quadrant", 600, 400), ("masked-copy", 600, 400), ("gradient-card", 600, 400),
         ("gradient-gallery", 960, 640), ("blend-modes", 960, 640), ("clips-and-layers", 960, 640),
+        ("color-filters", 960, 500),
     ]
 
     /// Renders a built-in example through the tool and reads the PNG back (premultiplied RGBA8).
