@@ -1318,6 +1318,7 @@ TIE_RELATIVE = 2.0 ** -18
 TIE_RADIUS_PX = 2.0 ** -5
 TIE_PLACEMENT = 2.0 ** -14
 TIE_FAR_RING = 2.0 ** -20
+TIE_THRESHOLD = 2.0 ** -8  # an alpha threshold's min and max: one 8-bit level (8-bit coverage is ±half of one)
 TIE_SAMPLES = 7  # moves on each side: 2^-k of the step, k = 0…6
 TIE_DIRECTIONS = ((1, 1), (1, 0), (0, 1))  # of a placement's moves
 
@@ -1409,7 +1410,7 @@ def _moved(v, d):
 def tie_moves(doc, sign, direction=(1, 1)):
     """`doc` with every paint discontinuity moved a tiny step (times `sign`, in [−1, 1]; placements along
     `direction`), or None when it has none that can tie with a pixel centre: gradients (their stops, seams,
-    start angle and a conic's centre), images and tiles drawn nearest or tiled."""
+    start angle and a conic's centre), images and tiles drawn nearest or tiled, alpha thresholds."""
     d, moved = copy.deepcopy(doc), False
     scale = float(d.get("scale", 1) or 1)
     for c in all_commands(d):
@@ -1440,6 +1441,13 @@ def tie_moves(doc, sign, direction=(1, 1)):
             elif "tiledImage" in sh:
                 step = [sign * TIE_PLACEMENT * direction[0], sign * TIE_PLACEMENT * direction[1]]
                 sh["origin"], moved = _moved(sh.get("origin", [0, 0]), step), True
+        if c.get("op") == "filter" and isinstance(c.get("filter"), dict) and isinstance(c["filter"].get("alphaThreshold"), dict):
+            # A threshold decides at an exact alpha; a pixel's alpha carries its coverage's rounding.
+            t = c["filter"]["alphaThreshold"]
+            for key in ("min", "max"):
+                if isinstance(t.get(key), (int, float)):
+                    t[key] = num(t[key] + sign * TIE_THRESHOLD)
+                    moved = True
         if c.get("op") == "image":
             for key in ("in", "at"):
                 if key in c:
