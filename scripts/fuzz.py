@@ -1443,10 +1443,11 @@ def tie_moves(doc, sign, direction=(1, 1)):
                 sh["origin"], moved = _moved(sh.get("origin", [0, 0]), step), True
         if c.get("op") == "filter" and isinstance(c.get("filter"), dict) and isinstance(c["filter"].get("alphaThreshold"), dict):
             # A threshold decides at an exact alpha; a pixel's alpha carries its coverage's rounding.
+            # Widened (sign > 0) or narrowed (sign < 0): a pixel at either end may fall on either side.
             t = c["filter"]["alphaThreshold"]
-            for key in ("min", "max"):
+            for key, outwards in (("min", -1), ("max", 1)):
                 if isinstance(t.get(key), (int, float)):
-                    t[key] = num(t[key] + sign * TIE_THRESHOLD)
+                    t[key] = num(t[key] + outwards * sign * TIE_THRESHOLD)
                     moved = True
         if c.get("op") == "image":
             for key in ("in", "at"):
