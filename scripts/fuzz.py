@@ -1439,11 +1439,19 @@ def tie_moves(doc, sign, direction=(1, 1)):
                 cx, cy = (float(v) for v in sh.get("center", [0, 0]))
                 far = max(math.hypot(x - cx, y - cy) for x in (0, float(d["size"][0])) for y in (0, float(d["size"][1])))
                 step = sign * (TIE_RELATIVE * abs(r1 - r0) + TIE_RADIUS_PX / scale + TIE_FAR_RING * far)
-                # The centre moves, towards the canvas's middle (the radii may not go below 0): the rings
-                # crossing the canvas move by about the step.
-                mx, my = float(d["size"][0]) / 2 - cx, float(d["size"][1]) / 2 - cy
-                n = math.hypot(mx, my) or 1.0
-                sh["center"], moved = _moved([cx, cy], [step * mx / n, step * my / n]), True
+                if direction == (1, 1):
+                    # The centre moves, towards the canvas's middle: the rings crossing the canvas move by
+                    # about the step.
+                    mx, my = float(d["size"][0]) / 2 - cx, float(d["size"][1]) / 2 - cy
+                    n = math.hypot(mx, my) or 1.0
+                    sh["center"] = _moved([cx, cy], [step * mx / n, step * my / n])
+                else:
+                    # The radii move (both, or the end radius alone), never below 0: a seam at t = 1 right at
+                    # the centre (a start radius of 10¹² shrinking to 0) moves only so.
+                    if direction == (1, 0):
+                        sh["startRadius"] = num(max(0.0, r0 + step))
+                    sh["endRadius"] = num(max(0.0, r1 + step))
+                moved = True
             elif "conicGradient" in sh:
                 # Its start angle, and its centre: at a pixel centre within float rounding of the centre the
                 # angle is the direction of a vector float may round to zero.
