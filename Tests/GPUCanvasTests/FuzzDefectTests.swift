@@ -403,4 +403,24 @@ final class FuzzDefectTests: XCTestCase {
             XCTAssertLessThanOrEqual(d.maxDiff, 2, "\(name): \(d)")
         }
     }
+
+    /// A radial gradient under a transform that squashes one axis 10¹²-fold: the GPU's distance from the
+    /// centre came out of numbers 10¹² apart (maxDiff 13 on one pixel). Past float's 2²⁴ both backends refuse
+    /// such a radial or conic gradient with the same words; a 1000-fold squash still draws. Found by the final
+    /// 30-minute fuzz run, seed 29, scene 6613.
+    func testRadialGradientUnderANearlySingularTransformIsAnError() throws {
+        func json(_ squash: String) -> String {
+            #"{"format": "gpucanvas-scene/1", "size": [8, 8], "commands": [{"op": "scale", "x": 1, "y": "# + squash + #"}, {"op": "fill", "path": {"rect": [0, 0, 8, 8000]}, "shading": {"radialGradient": {"colors": ["red", "blue"]}, "center": [4, 4000], "startRadius": 0, "endRadius": 4}}]}"#
+        }
+        var messages = Set<String>()
+        for (name, backend) in Self.backends {
+            XCTAssertThrowsError(try CanvasRenderer(backend: backend).render(try scene(json("1e-12")).recording), name) {
+                messages.insert("\($0)")
+            }
+        }
+        XCTAssertEqual(messages, ["invalid geometry: draw #0: gradient is squashed 1e+12-fold in one direction, more than a GPU evaluates in float (1.67772e+07)"])
+        let drawn = try renderAll(json("0.001"))
+        assertSame(drawn, maxDiff: Self.barMaxDiff, over2: Self.barOver2)
+        XCTAssertGreaterThan(alpha(drawn[0].image, 4, 4), 0)
+    }
 }

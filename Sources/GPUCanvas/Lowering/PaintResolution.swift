@@ -90,6 +90,15 @@ enum GradientResolution {
         let toDevice = toUser.concatenating(transform)
         let det = toDevice.a * toDevice.d - toDevice.b * toDevice.c
         guard det != 0, det.isFinite else { return nil }  // the drawn item has no area either
+        // A radial or conic gradient under a map that squashes one axis by more than float's precision (a
+        // transform scaling y by 10⁻¹²: found by the fuzzer) cannot be evaluated in float: the GPU's distance
+        // from the centre comes out of numbers 10¹² apart. Both backends refuse it.
+        // (A linear gradient's t is one affine function, carried exactly split; its map's shape does not matter.)
+        var isLinear = false
+        if case .linear = geometry { isLinear = true }
+        if !isLinear, Self.condition(toDevice) > Self.maximumCondition {
+            throw bad("is squashed \(fmt(CGFloat(Self.condition(toDevice))))-fold in one direction, more than a GPU evaluates in float (\(fmt(CGFloat(Self.maximumCondition))))")
+        }
         let spread: GradientPaint.Spread = g.options.contains(.mirror) ? .mirror : g.options.contains(.repeat) ? .repeat : .pad
         var paint = GradientPaint(geometry: geometry, gradientFromDevice: toDevice.inverted(), stops: stops,
                                   spread: spread, interpolatesLinearLight: linear,
@@ -119,6 +128,17 @@ enum GradientResolution {
             }
         }
         return paint
+    }
+
+    /// The largest ratio of a radial or conic gradient map's two axes (its condition number): float's 2²⁴.
+    static let maximumCondition: Double = 16_777_216
+
+    /// The ratio of the longest to the shortest axis the linear part of `m` maps the unit circle to.
+    static func condition(_ m: CGAffineTransform) -> Double {
+        let (a, b, c, d) = (Double(m.a), Double(m.b), Double(m.c), Double(m.d))
+        let f2 = a * a + b * b + c * c + d * d, det = abs(a * d - b * c)
+        let big = ((f2 + (max(0, f2 * f2 - 4 * det * det)).squareRoot()) / 2).squareRoot()
+        return det > 0 ? big * big / det : .infinity
     }
 
     /// The most periods of a repeated or mirrored radial gradient between its centre and the canvas.
