@@ -33,6 +33,18 @@ final class FuzzDefectTests: XCTestCase {
         return try Self.backends.map { ($0.name, try CanvasRenderer(backend: $0.backend).render(s.recording, scale: s.scale)) }
     }
 
+    /// Renders `json` on every backend, each of which must throw; returns the distinct messages (one when the
+    /// backends agree, as they must).
+    func errorsOnEveryBackend(_ json: String, file: StaticString = #filePath, line: UInt = #line) throws -> Set<String> {
+        let s = try scene(json)
+        var messages = Set<String>()
+        for (name, backend) in Self.backends {
+            XCTAssertThrowsError(try CanvasRenderer(backend: backend).render(s.recording, scale: s.scale), name,
+                                 file: file, line: line) { messages.insert("\($0)") }
+        }
+        return messages
+    }
+
     func alpha(_ image: RasterImage, _ x: Int, _ y: Int) -> Int { Int(image.pixel(x: x, y: y).a) }
 
     /// Asserts every image equals the first (the reference) within `maxDiff` / `over2`.
@@ -283,13 +295,7 @@ final class FuzzDefectTests: XCTestCase {
     /// outline limit and the stroke is the limit's clean error, the same on every backend.
     func testHugeRoundCappedDashedStrokeIsAnErrorNotAnAbort() throws {
         let json = #"{"format": "gpucanvas-scene/1", "size": [1, 1], "commands": [{"op": "stroke", "path": "0 0 l 0 -30000000 0 0 v", "shading": {"color": "black"}, "lineWidth": 1000000000000, "lineCap": "round", "dash": [20, 10, 20, 4]}]}"#
-        let s = try scene(json)
-        var messages = Set<String>()
-        for (name, backend) in Self.backends {
-            XCTAssertThrowsError(try CanvasRenderer(backend: backend).render(s.recording, scale: s.scale), name) {
-                messages.insert("\($0)")
-            }
-        }
+        let messages = try errorsOnEveryBackend(json)
         XCTAssertEqual(messages.count, 1, "\(messages)")
         XCTAssertTrue(messages.first?.contains("the stroke outline would need more than") == true, "\(messages)")
     }
@@ -298,13 +304,7 @@ final class FuzzDefectTests: XCTestCase {
     /// overflowed (maxDiff 191). Numbers past Float's range are refused by the lowering, on every backend.
     func testGradientNumbersBeyondFloatAreAnError() throws {
         let json = #"{"format": "gpucanvas-scene/1", "size": [1, 1], "commands": [{"op": "fill", "path": {"rect": [0, 0, 1, 1]}, "shading": {"radialGradient": {"colors": ["cyan", "red"]}, "center": [0, 0], "startRadius": 1e+308, "endRadius": 0}}]}"#
-        let s = try scene(json)
-        var messages = Set<String>()
-        for (name, backend) in Self.backends {
-            XCTAssertThrowsError(try CanvasRenderer(backend: backend).render(s.recording, scale: s.scale), name) {
-                messages.insert("\($0)")
-            }
-        }
+        let messages = try errorsOnEveryBackend(json)
         XCTAssertEqual(messages.count, 1, "\(messages)")
         XCTAssertTrue(messages.first?.contains("beyond the range a GPU evaluates gradients in") == true, "\(messages)")
     }
@@ -353,13 +353,7 @@ final class FuzzDefectTests: XCTestCase {
     /// error on every backend. Found by the 30-minute fuzz run, seed 22, scene 96.
     func testTiledImageBeyondDoubleRangeIsAnError() throws {
         let json = #"{"format": "gpucanvas-scene/1", "size": [1, 1], "commands": [{"op": "fill", "path": {"rect": [0, 0, 1, 1]}, "shading": {"tiledImage": "img0", "origin": [1e+308, 0], "scale": 0.6}}], "resources": {"images": {"img0": {"pngBase64": "iVBORw0KGgoAAAANSUhEUgAAAAIAAAAHCAYAAAAie5yXAAAASklEQVR4nAE/AMD/AJ1NB1xJ0kaPAP7fvXe8fxx8AB5ai+j8u1SpAMDh3N1qzq8rACVY1zB+kikiAKWDEzyHaYKNAESbSP+p49Zvnccdefqw2XwAAAAASUVORK5CYII=", "scale": 2}}}}"#
-        let s = try scene(json)
-        var messages = Set<String>()
-        for (name, backend) in Self.backends {
-            XCTAssertThrowsError(try CanvasRenderer(backend: backend).render(s.recording, scale: s.scale), name) {
-                messages.insert("\($0)")
-            }
-        }
+        let messages = try errorsOnEveryBackend(json)
         XCTAssertEqual(messages, ["invalid geometry: draw #0: the image's placement overflows to infinity in device space"])
     }
 
@@ -371,12 +365,7 @@ final class FuzzDefectTests: XCTestCase {
         func json(_ y: Int) -> String {
             #"{"format": "gpucanvas-scene/1", "size": [4, 4], "commands": [{"op": "fill", "path": {"rect": [0, 0, 4, 4]}, "shading": {"radialGradient": {"colors": ["black", "clear"]}, "center": [0, "# + String(y) + #"], "startRadius": 0, "endRadius": 1, "options": ["mirror"]}}]}"#
         }
-        var messages = Set<String>()
-        for (name, backend) in Self.backends {
-            XCTAssertThrowsError(try CanvasRenderer(backend: backend).render(try scene(json(-10_000_000)).recording), name) {
-                messages.insert("\($0)")
-            }
-        }
+        let messages = try errorsOnEveryBackend(json(-10_000_000))
         XCTAssertEqual(messages, ["invalid geometry: draw #0: gradient rings repeat 10000000 times between the centre and the canvas, more than the 65536 a GPU can place"])
         let near = try renderAll(json(-1000))
         assertSame(near, maxDiff: Self.barMaxDiff, over2: Self.barOver2)
@@ -412,12 +401,7 @@ final class FuzzDefectTests: XCTestCase {
         func json(_ squash: String) -> String {
             #"{"format": "gpucanvas-scene/1", "size": [8, 8], "commands": [{"op": "scale", "x": 1, "y": "# + squash + #"}, {"op": "fill", "path": {"rect": [0, 0, 8, 8000]}, "shading": {"radialGradient": {"colors": ["red", "blue"]}, "center": [4, 4000], "startRadius": 0, "endRadius": 4}}]}"#
         }
-        var messages = Set<String>()
-        for (name, backend) in Self.backends {
-            XCTAssertThrowsError(try CanvasRenderer(backend: backend).render(try scene(json("1e-12")).recording), name) {
-                messages.insert("\($0)")
-            }
-        }
+        let messages = try errorsOnEveryBackend(json("1e-12"))
         XCTAssertEqual(messages, ["invalid geometry: draw #0: gradient is squashed 1e+12-fold in one direction, more than a GPU evaluates in float (1.67772e+07)"])
         let drawn = try renderAll(json("0.001"))
         assertSame(drawn, maxDiff: Self.barMaxDiff, over2: Self.barOver2)

@@ -26,30 +26,23 @@ enum FilterResolution {
             return c.straight(in: .nonLinear, linearLight: linear)
         }
         func matrix(_ m: [Float]) -> ColorFilterStep { ColorFilterStep(kind: .matrix, space: space, matrix: m) }
+        /// The matrix of a filter with one amount, which must be finite.
+        func amount(_ v: Double, _ m: (Double) -> [Float]) throws -> ColorFilterStep {
+            try finite(v)
+            return matrix(m(v))
+        }
         switch f.filter.kind {
         case .colorMatrix(let m, let premultiplied):
             guard m.entries.allSatisfy(\.isFinite) else { throw bad() }
             return ColorFilterStep(kind: premultiplied ? .premultipliedMatrix : .matrix, space: space, matrix: m.entries)
         case .colorMultiply(let c): return matrix(ColorFilterStep.colorMultiply(try mathsColor(c)))
         case .alphaMultiply(let c): return matrix(ColorFilterStep.alphaMultiply(try mathsColor(c)))
-        case .hueRotation(let a):
-            try finite(a.radians)
-            return matrix(ColorFilterStep.hueRotation(radians: a.radians))
-        case .saturation(let v):
-            try finite(v)
-            return matrix(ColorFilterStep.saturation(v))
-        case .brightness(let v):
-            try finite(v)
-            return matrix(ColorFilterStep.brightness(v))
-        case .contrast(let v):
-            try finite(v)
-            return matrix(ColorFilterStep.contrast(v))
-        case .colorInvert(let v):
-            try finite(v)
-            return matrix(ColorFilterStep.colorInvert(v))
-        case .grayscale(let v):
-            try finite(v)
-            return matrix(ColorFilterStep.grayscale(v))
+        case .hueRotation(let a): return try amount(a.radians, ColorFilterStep.hueRotation(radians:))
+        case .saturation(let v): return try amount(v, ColorFilterStep.saturation)
+        case .brightness(let v): return try amount(v, ColorFilterStep.brightness)
+        case .contrast(let v): return try amount(v, ColorFilterStep.contrast)
+        case .colorInvert(let v): return try amount(v, ColorFilterStep.colorInvert)
+        case .grayscale(let v): return try amount(v, ColorFilterStep.grayscale)
         case .luminanceToAlpha:
             return matrix(ColorFilterStep.luminanceToAlpha)
         case .alphaThreshold(let lo, let hi, let c):

@@ -72,10 +72,10 @@ float gradientLocation(highp sampler2D paintData, int row, int firstLocationTexe
 // the last colour, equal locations a hard edge where the later stop wins.
 vec4 gradientStopColor(highp sampler2D paintData, int row, int n, float t) {
     int firstLocation = GRADIENT_HEADER_TEXELS + n;
-#if defined(GRADIENT_FEW_STOPS) && defined(GRADIENT_STOPS)
-    // At most four stops, passed per vertex (GRADIENT_STOPS; header texel 0 holds their locations, an absent
-    // stop's being 2): no texture reads per pixel. The last stop at or before t is the count of locations
-    // ≤ t, minus one.
+#ifdef GRADIENT_STOPS
+    // At most four stops (a program specialised for them, GRADIENT_FEW_STOPS), passed per vertex
+    // (GRADIENT_STOPS; header texel 0 holds their locations, an absent stop's being 2): no texture reads per
+    // pixel. The last stop at or before t is the count of locations ≤ t, minus one.
     vec4 locations = GRADIENT_HEADER[0];
     int lo = int(dot(step(locations, vec4(t)), vec4(1.0))) - 1;
     vec4 s0 = GRADIENT_STOPS[0], s1 = GRADIENT_STOPS[1], s2 = GRADIENT_STOPS[2], s3 = GRADIENT_STOPS[3];
@@ -83,20 +83,6 @@ vec4 gradientStopColor(highp sampler2D paintData, int row, int n, float t) {
     vec4 a = lo == 0 ? s0 : lo == 1 ? s1 : lo == 2 ? s2 : s3;
     if (lo == 3 || locations[lo + 1] > 1.5) return a;
     vec4 b = lo == 0 ? s1 : lo == 1 ? s2 : s3;
-    float la = locations[lo];
-    float lb = locations[lo + 1];
-    float f = (t - la) / (lb - la);
-    return a + (b - a) * f;
-#elif defined(GRADIENT_FEW_STOPS)
-    // At most four stops (a program specialised for them): their locations are one texel, and the last stop
-    // at or before t is found without a loop: the count of locations ≤ t among the first n, minus one.
-    vec4 locations = gradientTexel(paintData, row, firstLocation);
-    vec4 present = vec4(greaterThan(ivec4(n), ivec4(0, 1, 2, 3)));
-    int lo = int(dot(step(locations, vec4(t)), present)) - 1;
-    if (lo < 0) return gradientTexel(paintData, row, GRADIENT_HEADER_TEXELS);
-    vec4 a = gradientTexel(paintData, row, GRADIENT_HEADER_TEXELS + lo);
-    if (lo == n - 1) return a;
-    vec4 b = gradientTexel(paintData, row, GRADIENT_HEADER_TEXELS + lo + 1);
     float la = locations[lo];
     float lb = locations[lo + 1];
     float f = (t - la) / (lb - la);
@@ -187,7 +173,7 @@ vec4 gradientColor(highp sampler2D paintData, int row, vec2 devicePixelCentre) {
     }
     vec4 straight;
     if (kind == 4) {
-#if defined(GRADIENT_FEW_STOPS) && defined(GRADIENT_STOPS)
+#ifdef GRADIENT_STOPS
         straight = GRADIENT_STOPS[0];  // the vertex stage put the last stop first
 #else
         straight = gradientTexel(paintData, row, GRADIENT_HEADER_TEXELS + n - 1);
