@@ -185,10 +185,10 @@ final class CLITests: XCTestCase {
     func testUnsupportedOpIsNamed() throws {
         let scene = try writeScene("text.json", #"{"op": "text", "text": "hi"}"#)
         assertCleanFailure(try run(["render", scene, "--dump"]), mentions: "commands[0]: not supported yet: text")
-        // A filter the renderers do not draw yet loads, and rendering it says which.
-        let blur = try writeScene("blur.json", #"{"op": "filter", "filter": {"blur": {"radius": 2}}}, {"op": "fill", "path": {"rect": [0, 0, 4, 4]}, "shading": {"color": "red"}}"#)
+        // A filter too wide to draw loads, and rendering it says why.
+        let blur = try writeScene("blur.json", #"{"op": "filter", "filter": {"blur": {"radius": 1e5}}}, {"op": "fill", "path": {"rect": [0, 0, 4, 4]}, "shading": {"color": "red"}}"#)
         assertCleanFailure(try run(["render", blur, "--device", "mesa", "-o", tmp.appendingPathComponent("blur.png").path]),
-                           mentions: "not supported yet: filter .blur(radius: 2) (draw #0)")
+                           mentions: "draw #0: filter .blur(radius: 100000) has σ = 200000 device pixels, more than 4096")
     }
 
     func testMissingFileIsNamed() throws {

@@ -1067,6 +1067,123 @@ image_scene("filter-on-images", [GREY, copy(filt({"saturation": 0}), image_in("s
                                  copy(filt({"colorMultiply": "#40C0FFC0"}), image_in("odd", (4, 66, 120, 58)))])
 scene("filter-opaque-canvas", [filt({"colorInvert": 0.7}), filt({"hueRotation": 30})] + FILTER_CONTENT, size=(64, 64), opaque=True)
 
+# --- spatial filters (issue #17): blur at σ 0.3…64, shadows with each option, projections, chains in both
+# orders, with blend modes, clips, layers, opacity, linearColor, colour modes, content touching the canvas edge ---
+def blur_f(r, *options):
+    b = {"radius": r}
+    if options:
+        b["options"] = list(options)
+    return filt({"blur": b})
+
+
+def shadow_f(color, r, x=0, y=0, mode=None, options=()):
+    s = {"color": color, "radius": r, "x": x, "y": y}
+    if mode:
+        s["blendMode"] = mode
+    if options:
+        s["options"] = list(options)
+    return filt({"shadow": s})
+
+
+def projection_f(m):
+    return filt({"projectionTransform": list(m)})
+
+
+BLUR_CONTENT = [fill({"rect": [20, 20, 40, 30]}, "#E04020"),
+                shaded_fill({"ellipse": [50.5, 40.5, 50, 50]}, radial(stops((0, "#F0F040"), (1, "#2040E080")), (75, 65), 4, 26)),
+                stroke({"elements": [["m", 10, 100], ["c", 40, 60, 80, 130, 118, 90]]}, "#20A060", 5, cap="round")]
+WHITE = fill({"rect": [0, 0, 128, 128]}, "#FFFFFF")
+for k, sigma in enumerate([0.3, 0.6, 1, 1.5, 2, 2.5, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64]):
+    scene("blur-sigma-%s" % str(sigma).replace(".", "_"), [WHITE, copy(blur_f(sigma), *BLUR_CONTENT)],
+          scale=[1, 2, 1.5][k % 3] if sigma < 16 else 1)
+scene("blur-touching-canvas-edges", [WHITE, copy(blur_f(6), fill({"rect": [-10, -10, 60, 40]}, "#3060E0"),
+                                                 fill({"ellipse": [90, 90, 60, 60]}, "#E06030"),
+                                                 fill({"rect": [0, 60, 20, 20]}, "#20A040"))])
+scene("blur-transparent-canvas", [copy(blur_f(5), *BLUR_CONTENT)])
+scene("blur-opaque-option", [WHITE, copy(blur_f(6, "opaque"), layer(fill({"rect": [10.5, 10.5, 100, 60]}, "#E04020"),
+                                                                   fill({"rect": [30, 30, 30, 90]}, "#2060E0")))])
+scene("blur-dithered", [WHITE, copy(blur_f(10, "dithersResult"), fill({"rect": [30, 30, 60, 60]}, "#406080"))])
+scene("blur-under-scale-transform", [WHITE, copy(scale_by(3, 1.5), blur_f(2), fill({"rect": [8, 10, 20, 40]}, "#A020C0"))])
+scene("blur-added-before-rotation", [WHITE, copy(blur_f(3), translate(64, 64), rotate(30),
+                                                 fill({"rect": [-30, -10, 60, 20]}, "#2080C0"))])
+scene("blur-each-draw-alone", [WHITE, copy(blur_f(4), fill({"ellipse": [20, 20, 50, 50]}, "#E0402080"),
+                                           fill({"ellipse": [50, 40, 50, 50]}, "#2040E080"))])
+scene("blur-layer-is-one-draw", [WHITE, copy(blur_f(4), layer(fill({"ellipse": [20, 20, 50, 50]}, "#E0402080"),
+                                                              fill({"ellipse": [50, 40, 50, 50]}, "#2040E080")))])
+scene("blur-clipped-content-outside-clip", [WHITE, copy(clip({"rect": [40, 40, 48, 48]}), blur_f(8),
+                                                        fill({"rect": [10, 10, 40, 40]}, "#E02060"),
+                                                        fill({"ellipse": [80, 80, 40, 40]}, "#2060E0"))])
+scene("blur-opacity-and-blend-multiply", backdrop(128, 128) + [copy(opacity(0.7), blend("multiply"), blur_f(5), *BLUR_CONTENT)])
+scene("blur-blend-copy-clears-clip", backdrop(128, 128) + [copy(clip({"ellipse": [10.5, 10.5, 100, 100]}), blend("copy"), blur_f(4),
+                                                                fill({"rect": [40, 40, 40, 40]}, "#30A0E0"))])
+scene("blur-blend-screen-in-layer", backdrop(128, 128) + [layer(fill({"rect": [0, 0, 128, 64]}, "#204060"),
+                                                                copy(blend("screen"), blur_f(7), *BLUR_CONTENT))])
+scene("blur-linearColor", [WHITE, copy(filt({"blur": {"radius": 6}}, linear=True), fill({"rect": [20, 20, 40, 80]}, "#FF0000"),
+                                       fill({"rect": [60, 20, 40, 80]}, "#00FF00"))])
+for mode_name in ["linear", "extendedLinear"]:
+    scene("blur-colormode-%s" % mode_name, [WHITE, copy(blur_f(5), *BLUR_CONTENT)], colorMode=mode_name)
+scene("blur-opaque-canvas", [copy(blur_f(9), *BLUR_CONTENT)], opaque=True)
+scene("blur-then-threshold-metaballs", [WHITE, copy(filt({"alphaThreshold": {"min": 0.5, "color": "#2060E0"}}), blur_f(8),
+                                                    layer(fill({"ellipse": [20, 30, 40, 40]}, "#000000"),
+                                                          fill({"ellipse": [58, 40, 40, 40]}, "#000000"),
+                                                          fill({"ellipse": [40, 70, 36, 36]}, "#000000")))])
+scene("blur-then-saturation", [WHITE, copy(filt({"saturation": 0}), blur_f(4), *BLUR_CONTENT)])
+scene("blur-after-saturation", [WHITE, copy(blur_f(4), filt({"saturation": 0}), *BLUR_CONTENT)])
+scene("blur-after-alpha-offset", [WHITE, copy(clip({"rect": [8, 8, 112, 112]}), blur_f(6),
+                                              filt({"colorMatrix": [1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0.5, 0.2]}),
+                                              layer(*ALIASED_CONTENT))])
+scene("blur-twice", [WHITE, copy(blur_f(3), blur_f(5), *BLUR_CONTENT)])
+scene("blur-inside-mask", [WHITE, mask(copy(blur_f(10), fill({"ellipse": [24, 24, 80, 80]}, "#000000"))),
+                           fill({"rect": [0, 0, 128, 128]}, "#E04080")])
+image_scene("blur-on-image", [GREY, copy(blur_f(3), image_in("smooth", (14.5, 14.5, 100, 100)))])
+scene("blur-aliased-content", [WHITE, copy(blur_f(2.5), fill(star_path(64, 64, 50, 20), "#6020A0", aa=False))])
+
+SHADOW_CONTENT = [fill({"rect": [30, 30, 50, 40]}, "#E0A020"), fill({"ellipse": [60, 50, 40, 40]}, "#2080E0C0")]
+scene("shadow-default", [WHITE, copy(shadow_f("#00000080", 4, 6, 8), *SHADOW_CONTENT)])
+scene("shadow-default-colour", [WHITE, copy(filt({"shadow": {"radius": 5, "x": 3, "y": 3}}), *SHADOW_CONTENT)])
+scene("shadow-no-radius", [WHITE, copy(shadow_f("#2040C0", 0, 5, 5), *SHADOW_CONTENT)])
+scene("shadow-fractional-offset", [WHITE, copy(shadow_f("#000000A0", 3, 4.3, -6.7), *SHADOW_CONTENT)], scale=1.5)
+scene("shadow-above", [WHITE, copy(shadow_f("#C0202080", 4, 5, 5, options=["shadowAbove"]), *SHADOW_CONTENT)])
+scene("shadow-only", [WHITE, copy(shadow_f("#000000C0", 6, 8, 8, options=["shadowOnly"]), *SHADOW_CONTENT)])
+scene("shadow-inverts-alpha-inner", [WHITE, copy(shadow_f("#000000C0", 4, 3, 3, mode="sourceAtop",
+                                                          options=["shadowAbove", "invertsAlpha"]), *SHADOW_CONTENT)])
+scene("shadow-inverts-alpha-behind", [WHITE, copy(clip({"rect": [16, 16, 96, 96]}),
+                                                  shadow_f("#2040A060", 3, 2, 2, options=["invertsAlpha"]),
+                                                  fill({"ellipse": [40, 40, 48, 48]}, "#F0C040"))])
+scene("shadow-disables-group", backdrop(128, 128) + [copy(opacity(0.6), shadow_f("#000000", 4, 6, 6, options=["disablesGroup"]),
+                                                          *SHADOW_CONTENT)])
+scene("shadow-disables-group-blend", backdrop(128, 128) + [copy(blend("multiply"), shadow_f("#2000A0", 3, 5, 5, mode="screen",
+                                                                                            options=["disablesGroup"]),
+                                                                *SHADOW_CONTENT)])
+scene("shadow-grouped-opacity", backdrop(128, 128) + [copy(opacity(0.6), shadow_f("#000000", 4, 6, 6), *SHADOW_CONTENT)])
+for mode in ["multiply", "screen", "difference", "plusLighter"]:
+    scene("shadow-blend-%s" % mode, backdrop(128, 128) + [copy(shadow_f("#3050F0", 4, 5, 7, mode=mode, options=["shadowAbove"]),
+                                                               *SHADOW_CONTENT)])
+scene("shadow-each-draw-casts", [WHITE, copy(shadow_f("#00000080", 3, 4, 4), fill({"ellipse": [20, 20, 50, 50]}, "#E0402080"),
+                                             fill({"ellipse": [50, 40, 50, 50]}, "#2040E080"))])
+scene("shadow-of-layer", [WHITE, copy(shadow_f("#00000080", 3, 4, 4), layer(fill({"ellipse": [20, 20, 50, 50]}, "#E0402080"),
+                                                                            fill({"ellipse": [50, 40, 50, 50]}, "#2040E080")))])
+scene("shadow-under-transform", [WHITE, copy(translate(64, 64), rotate(45), scale_by(1.5, 1.5),
+                                             shadow_f("#00000090", 2, 4, 0), fill({"rect": [-20, -10, 40, 20]}, "#20A060"))])
+scene("shadow-in-clip", backdrop(128, 128) + [copy(clip({"ellipse": [10.5, 20.5, 100, 80]}), shadow_f("#000000A0", 5, 10, 10),
+                                                   *SHADOW_CONTENT)])
+scene("shadow-then-blur", [WHITE, copy(blur_f(2), shadow_f("#000000A0", 3, 8, 8), *SHADOW_CONTENT)])
+scene("shadow-after-hue", [WHITE, copy(shadow_f("#00000080", 3, 5, 5), filt({"hueRotation": 120}), *SHADOW_CONTENT)])
+scene("shadow-two-stacked", [WHITE, copy(shadow_f("#FF000080", 2, -5, -5), shadow_f("#0000FF80", 2, 5, 5), *SHADOW_CONTENT)])
+scene("shadow-large-offset-off-canvas", [WHITE, copy(shadow_f("#000000A0", 6, 90, 70), *SHADOW_CONTENT)])
+scene("shadow-big-radius", [WHITE, copy(shadow_f("#000000A0", 20, 4, 4), *SHADOW_CONTENT)])
+scene("shadow-linear-canvas", [WHITE, copy(shadow_f("#00000080", 4, 6, 6), *SHADOW_CONTENT)], colorMode="linear")
+
+scene("projection-perspective", [WHITE, copy(projection_f([1, 0, 0.002, 0.1, 1, 0.001, -5, 3, 1]), *BLUR_CONTENT)])
+scene("projection-affine-rotation", [WHITE, copy(projection_f([0.866, 0.5, 0, -0.5, 0.866, 0, 40, -20, 1]), *BLUR_CONTENT)])
+scene("projection-behind-viewer", [WHITE, copy(projection_f([1, 0, 0.01, 0, 1, 0, 0, 0, 0.4]), *BLUR_CONTENT)])
+scene("projection-under-scale", [WHITE, copy(scale_by(2, 2), projection_f([1, 0.1, 0.003, 0, 1, 0, 0, 0, 1]),
+                                             fill({"rect": [5, 5, 40, 30]}, "#2060E0"))], scale=1.5)
+scene("projection-then-blur", [WHITE, copy(blur_f(2), projection_f([1, 0, 0.003, 0.2, 1, 0, 0, 0, 1]), *BLUR_CONTENT)])
+scene("projection-of-layer-with-clip", backdrop(128, 128) + [copy(clip({"ellipse": [4.5, 4.5, 120, 120]}),
+                                                                  projection_f([1.2, 0.1, 0.001, -0.1, 0.9, 0.002, 10, 5, 1]),
+                                                                  layer(*BLUR_CONTENT))])
+
 # Scenes that fail today because of a renderer bug, each with the bug. `main()` leaves them out of scenes/ (the
 # conformance test runs everything there) unless run with `--include-pending`; delete a name here once the
 # renderer draws it within the bar.

@@ -50,6 +50,8 @@ enum TextureRef: Hashable, CustomStringConvertible {
     case preciseDestinationCopy
     /// The n-th distinct image the frame draws (RGBA8, premultiplied), uploaded at the frame's start.
     case image(Int)
+    /// An image of a filter pass (RGBA16F): a blur's intermediate or a stage's output (`FilterPlanning`).
+    case filterImage(Int)
 
     var description: String {
         switch self {
@@ -63,6 +65,7 @@ enum TextureRef: Hashable, CustomStringConvertible {
         case .clipCoverage(let i): return "clipCoverage\(i)"
         case .destinationCopy: return "destinationCopy"
         case .image(let i): return "image\(i)"
+        case .filterImage(let i): return "filterImage\(i)"
         }
     }
 }
@@ -114,6 +117,9 @@ enum Pipeline: String, CaseIterable, CustomStringConvertible {
     /// Multiplies a clip mask by 1 − coverage (the `composite` program with blend ZERO, ONE_MINUS_SRC_ALPHA):
     /// an inverse clip shape.
     case maskErase
+    /// One pass of a spatial filter (`filter.glsl`): blur sums, block averages, upsampling, a shadow's
+    /// combine, a projection; blending off.
+    case filter
 
     /// The file in `Sources/Shaders/programs` holding the program.
     var programName: String {
@@ -127,6 +133,7 @@ enum Pipeline: String, CaseIterable, CustomStringConvertible {
         case .compositeCopy: return "composite_copy"
         case .maskMultiply: return "mask_multiply"
         case .maskErase: return "composite"
+        case .filter: return "filter"
         }
     }
 
@@ -159,7 +166,7 @@ enum Pipeline: String, CaseIterable, CustomStringConvertible {
         switch self {
         case .atlasCover, .atlasBlit, .tessCover, .composite: return .sourceOver
         case .tessAccumulate: return .additive
-        case .compositeFetch, .compositeCopy: return .replace
+        case .compositeFetch, .compositeCopy, .filter: return .replace
         case .maskMultiply: return .multiply
         case .maskErase: return .erase
         }
@@ -170,7 +177,7 @@ enum Pipeline: String, CaseIterable, CustomStringConvertible {
         switch self {
         case .atlasCover, .atlasBlit, .tessCover: return CoverInstance.stride
         case .tessAccumulate: return SegmentInstance.stride
-        case .composite, .compositeFetch, .compositeCopy, .maskMultiply, .maskErase: return CompositeInstance.stride
+        case .composite, .compositeFetch, .compositeCopy, .maskMultiply, .maskErase, .filter: return CompositeInstance.stride
         }
     }
 
@@ -179,7 +186,7 @@ enum Pipeline: String, CaseIterable, CustomStringConvertible {
         switch self {
         case .tessAccumulate, .atlasBlit: return 2
         case .atlasCover, .tessCover: return 4
-        case .composite, .compositeFetch, .compositeCopy, .maskMultiply, .maskErase: return 7
+        case .composite, .compositeFetch, .compositeCopy, .maskMultiply, .maskErase, .filter: return 7
         }
     }
 
@@ -227,7 +234,8 @@ struct CompositeInstance {
     var x: Int16, y: Int16, w: Int16, h: Int16
     var u: Int16, v: Int16, rule: Int16, coverage: Int16
     var leftTop: Int16 = 0, leftBottom: Int16 = 0, rightTop: Int16 = 0, rightBottom: Int16 = 0
-    var paint: Int16, paintRow: Int16, blendMode: Int16 = 0, reserved: Int16 = 0
+    /// `secondRow`: a filter pass's prefilter row (-1: none).
+    var paint: Int16, paintRow: Int16, blendMode: Int16 = 0, secondRow: Int16 = 0
     var clipX: Int16 = 0, clipY: Int16 = 0, clipW: Int16 = 0, clipH: Int16 = 0
     var clipU: Int16 = 0, clipV: Int16 = 0, reserved1: Int16 = 0, reserved2: Int16 = 0
     var r: Float, g: Float, b: Float, a: Float
@@ -259,6 +267,9 @@ struct CompositeInstance {
         /// The bound source texture (a layer) through the colour filter chain in the paint-data row
         /// (`color_filter.glsl`).
         case filteredSource = 7
+        /// The bound source texture holds a blur's coarse result on a grid `paintRow` times coarser: it is
+        /// interpolated bilinearly at the device pixel (`FilterFormulas.upsampled`).
+        case upsampledSource = 8
     }
 }
 
@@ -271,10 +282,19 @@ struct CompositeState: Equatable, CustomStringConvertible {
     var source: (ref: TextureRef, rect: PixelRect)?
     /// The image `PaintSource.image` samples.
     var image: TextureRef?
+    /// A filter pass's second input (`u_source2`) and its rectangle.
+    var second: (ref: TextureRef, rect: PixelRect)?
+
+    init(maskPage: TextureRef? = nil, source: (ref: TextureRef, rect: PixelRect)? = nil,
+         second: (ref: TextureRef, rect: PixelRect)? = nil) {
+        self.maskPage = maskPage
+        self.source = source
+        self.second = second
+    }
 
     static func == (l: CompositeState, r: CompositeState) -> Bool {
         l.maskPage == r.maskPage && l.source?.ref == r.source?.ref && l.source?.rect == r.source?.rect
-            && l.image == r.image
+            && l.image == r.image && l.second?.ref == r.second?.ref && l.second?.rect == r.second?.rect
     }
 
     var description: String {
@@ -282,6 +302,7 @@ struct CompositeState: Equatable, CustomStringConvertible {
         if let m = maskPage { parts.append("clip masks \(m)") }
         if let s = source { parts.append("source \(s.ref) at \(s.rect.x),\(s.rect.y) \(s.rect.width)×\(s.rect.height)") }
         if let i = image { parts.append("image \(i)") }
+        if let s = second { parts.append("second \(s.ref) at \(s.rect.x),\(s.rect.y) \(s.rect.width)×\(s.rect.height)") }
         return parts.isEmpty ? "plain" : parts.joined(separator: ", ")
     }
 }
@@ -339,6 +360,8 @@ struct ShaderVariant: Hashable, CustomStringConvertible {
     var gradientOklab = false
     /// No instance of the draw call has a clip.
     var unclipped = false
+    /// A filter pass (`filter.glsl`): its kind and constants.
+    var filter: FilterPassVariant?
 
     static let none = ShaderVariant()
 
@@ -353,10 +376,27 @@ struct ShaderVariant: Hashable, CustomStringConvertible {
         if gradientEncodes { d.append(("GRADIENT_ENCODE", 1)) }
         if gradientOklab { d.append(("GRADIENT_OKLAB", 1)) }
         if unclipped { d.append(("COMPOSITE_UNCLIPPED", 1)) }
+        if let f = filter {
+            d += [("FILTER_PASS", f.pass), ("FILTER_FLAGS", f.flags), ("FILTER_READ", f.read), ("FILTER_SPACE", f.space),
+                  ("FILTER_FACTOR", f.factor), ("FILTER_RADIUS", f.radius), ("SHADOW_MODE", f.shadowMode)]
+        }
         return d
     }
 
     var description: String { defines.isEmpty ? "" : " [" + defines.map { "\($0.0)=\($0.1)" }.joined(separator: " ") + "]" }
+}
+
+/// The constants of one filter pass (`filter.glsl`'s header says what each means).
+struct FilterPassVariant: Hashable {
+    var pass: Int
+    var flags = 0
+    var read = 0
+    var space = 0
+    var factor = 1
+    var radius = 1
+    var shadowMode = 0
+
+    static let prefilter = 1, opaque = 2, dither = 4, finish = 8, blurredShadow = 16
 }
 
 enum GPUCommand {

@@ -43,7 +43,7 @@ final class CompositingEncoder {
     /// start, so their area adds up; a frame beyond this is refused with an error rather than exhausting memory.
     static let maskTexelBudget = 1 << 28
 
-    private var dry = true
+    var dry = true
     private var frame: LoweredFrame!
     private var cb = CommandBuffer()
     private var shapes: [PreparedPath] = []
@@ -52,15 +52,17 @@ final class CompositingEncoder {
     private var loadedBatch = -1
     private var instances: [CompositeInstance] = []
     /// Gradient paints' packed texels, one row each, listed by the dry run, and each row's gradient kind.
-    private var paintRows: [[SIMD4<Float>]] = []
+    var paintRows: [[SIMD4<Float>]] = []
     /// The frame has a layer of half floats in a frame of bytes (a colour-filtered layer).
     private var usesPreciseLayers = false
+    /// Filter images in use while a filtered layer's stages are encoded (`FilterPasses.swift`).
+    var filterSlotsInUse = Set<Int>()
     /// Each row's header texel: kind, spread, flags, stop count.
-    private var gradientHeaders: [SIMD4<Float>] = []
+    var gradientHeaders: [SIMD4<Float>] = []
     /// The frame's distinct images, each uploaded once into `.image(slot)`.
     private var images: [RasterImage] = []
     private var imageSlots: [ObjectIdentifier: Int] = [:]
-    private var nextPaintRow = 0
+    var nextPaintRow = 0
     /// (pass, command) of every draw, whose buffer offsets are made absolute at the end.
     private var drawCommands: [(pass: Int, command: Int)] = []
     private var frameFormat: TextureFormat = .rgba8
@@ -82,7 +84,7 @@ final class CompositingEncoder {
     private var boundPipeline: (Pipeline, ShaderVariant)?
     private var boundState: CompositeState?
 
-    private struct Target {
+    struct Target {
         var ref: TextureRef
         /// The device pixels it shows (a mask page's: the page itself, from 0).
         var box: PixelRect
@@ -512,22 +514,53 @@ final class CompositingEncoder {
     private func popLayer(_ c: LayerComposite) {
         let layer = pop()
         depth -= 1
-        if dry {
-            if !c.filter.isEmpty {
-                paintRows.append(ColorFilterFormulas.packedTexels(c.filter))
-                gradientHeaders.append(.zero)
-            }
-            return
+        let f = c.filter
+        // The filter's stages, each making an image from the last; the composite reads the last one.
+        filterSlotsInUse.removeAll(keepingCapacity: true)
+        var source: (ref: TextureRef, rect: PixelRect) = (layer.ref, c.layerBox)
+        var lastInput = source
+        for (k, stage) in f.stages.enumerated() {
+            lastInput = source
+            let output = encodeFilterStage(stage, input: source, upsample: !(f.upsampledByComposite && k == f.stages.count - 1))
+            if case .filterImage(let n) = source.ref, f.separateShadowBlend == nil || stage.kind.isBlur { releaseFilterSlot(n) }
+            source = output
         }
-        var instance = full(c.box, paint: c.filter.isEmpty ? .source : .filteredSource, color: SIMD4(repeating: c.opacity))
-        if !c.filter.isEmpty {
-            instance.paintRow = Int16(nextPaintRow)
-            nextPaintRow += 1
+        if let shadowBlend = f.separateShadowBlend, let last = f.stages.last {
+            // `disablesGroup`: the shadow alone, then the stage's input through its prefilter.
+            compositeLayer(source, color: [], blend: shadowBlend, c)
+            compositeLayer(lastInput, color: last.prefilter, blend: c.blend, c)
+        } else if f.upsampledByComposite, case .blur(let plan)? = f.stages.last?.kind {
+            compositeLayer(source, color: [], blend: c.blend, c, upsampleFactor: plan.factor)
+        } else {
+            compositeLayer(source, color: f.finalColor, blend: c.blend, c)
         }
-        instance.blendMode = Int16(c.blend.rawValue)
+    }
+
+    /// One composite of `source` (through the colour steps `color`) into the current target over the
+    /// composite's box, × its opacity, through its clip.
+    /// `upsampleFactor`: the source is a blur's coarse result, interpolated up by that factor.
+    private func compositeLayer(_ source: (ref: TextureRef, rect: PixelRect), color: [ColorFilterStep],
+                                blend: GraphicsContext.BlendMode, _ c: LayerComposite, upsampleFactor: Int = 1) {
+        let row = color.isEmpty ? 0 : paintRow(ColorFilterFormulas.packedTexels(color))
+        guard !dry else { return }
+        let paint: CompositeInstance.PaintSource = upsampleFactor > 1 ? .upsampledSource : color.isEmpty ? .source : .filteredSource
+        var instance = full(c.box, paint: paint, color: SIMD4(repeating: c.opacity))
+        instance.paintRow = Int16(upsampleFactor > 1 ? upsampleFactor : row)
+        instance.blendMode = Int16(blend.rawValue)
         setClip(&instance, c.clip)
-        let state = CompositeState(maskPage: maskPage(c.clip), source: (layer.ref, c.layerBox))
-        emit(instance, pipeline: pipeline(for: c.blend), state: state, copyBox: c.box)
+        let state = CompositeState(maskPage: maskPage(c.clip), source: source)
+        emit(instance, pipeline: pipeline(for: blend), state: state, copyBox: c.box)
+    }
+
+    /// A paint-data row holding `texels`: listed by the dry run, taken in the same order by the real run.
+    func paintRow(_ texels: [SIMD4<Float>]) -> Int {
+        if dry {
+            paintRows.append(texels)
+            gradientHeaders.append(.zero)
+            return paintRows.count - 1
+        }
+        defer { nextPaintRow += 1 }
+        return nextPaintRow
     }
 
     private func maskPage(_ clip: Int?) -> TextureRef? { clip.map { .mask(maskRegions[$0]!.page) } }
@@ -615,7 +648,7 @@ final class CompositingEncoder {
     }
 
     /// A rectangle of full coverage.
-    private func full(_ r: PixelRect, paint: CompositeInstance.PaintSource, color: SIMD4<Float>) -> CompositeInstance {
+    func full(_ r: PixelRect, paint: CompositeInstance.PaintSource, color: SIMD4<Float>) -> CompositeInstance {
         CompositeInstance(x: Int16(r.x), y: Int16(r.y), w: Int16(r.width), h: Int16(r.height), u: 0, v: 0, rule: 0,
                           coverage: CompositeInstance.CoverageSource.full.rawValue, paint: paint.rawValue,
                           paintRow: 0, r: color.x, g: color.y, b: color.z, a: color.w)
@@ -647,10 +680,10 @@ final class CompositingEncoder {
         if p == .compositeCopy { flush() }
     }
 
-    private func append(_ instance: CompositeInstance, pipeline: Pipeline, state: CompositeState) {
+    func append(_ instance: CompositeInstance, pipeline: Pipeline, state: CompositeState, variant given: ShaderVariant? = nil) {
         guard !dry else { return }
         ensurePass()
-        let variant = self.variant(of: instance, pipeline)
+        let variant = given ?? self.variant(of: instance, pipeline)
         if let p = pending, p.pipeline != pipeline || p.variant != variant || p.state != state { flush() }
         if pending == nil { pending = (pipeline, variant, state, instances.count) }
         instances.append(instance)
@@ -701,13 +734,13 @@ final class CompositingEncoder {
     // MARK: Targets and passes
 
     /// Makes `t` the current target (its pass opens with the next instance, or `openPass`).
-    private func push(_ t: Target) {
+    func push(_ t: Target) {
         flush()
         targets.append(t)
         passIsOpen = false
     }
 
-    private func pop() -> Target {
+    func pop() -> Target {
         flush()
         passIsOpen = false
         return targets.removeLast()
@@ -719,7 +752,7 @@ final class CompositingEncoder {
 
     /// Opens a pass on the current target: the first clears it (the frame to the clear colour, a layer to
     /// transparent over its box, a mask page to 0), later ones load its pixels.
-    private func openPass() {
+    func openPass() {
         let t = targets[targets.count - 1]
         let load: LoadOp = t.cleared ? .load : .clear(t.clear)
         targets[targets.count - 1].cleared = true
@@ -738,7 +771,7 @@ final class CompositingEncoder {
         scissorRect = nil
     }
 
-    private func declareAtLeast(_ ref: TextureRef, _ box: PixelRect, _ format: TextureFormat) {
+    func declareAtLeast(_ ref: TextureRef, _ box: PixelRect, _ format: TextureFormat) {
         if let d = cb.desc(of: ref), d.format == format {
             cb.declare(ref, TextureDesc(width: max(d.width, box.width), height: max(d.height, box.height), format: format))
         } else {

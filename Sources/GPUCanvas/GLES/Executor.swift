@@ -152,6 +152,11 @@ final class Executor {
                         guard let t = textures[s.ref] else { throw RenderError.gpu("internal: texture \(s.ref) undeclared") }
                         cache.bindTexture(unit: 3, t.id)
                     }
+                    rect("u_source2Rect", state.second?.rect)
+                    if let s = state.second {
+                        guard let t = textures[s.ref] else { throw RenderError.gpu("internal: texture \(s.ref) undeclared") }
+                        cache.bindTexture(unit: 6, t.id)
+                    }
                     if let i = state.image {
                         guard let t = textures[i] else { throw RenderError.gpu("internal: texture \(i) undeclared") }
                         cache.bindTexture(unit: 5, t.id)
@@ -272,7 +277,7 @@ final class Executor {
         case .tessAccumulate:
             glVertexAttribPointer(0, 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, ptr(0))
             glVertexAttribPointer(1, 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, ptr(16))
-        case .composite, .compositeFetch, .compositeCopy, .maskMultiply, .maskErase:
+        case .composite, .compositeFetch, .compositeCopy, .maskMultiply, .maskErase, .filter:
             glVertexAttribIPointer(0, 4, GLenum(GL_SHORT), stride, ptr(0))
             glVertexAttribIPointer(1, 4, GLenum(GL_SHORT), stride, ptr(8))
             glVertexAttribIPointer(2, 4, GLenum(GL_SHORT), stride, ptr(16))

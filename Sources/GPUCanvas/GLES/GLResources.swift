@@ -56,8 +56,11 @@ final class GLResources {
         glGenTextures(1, &id)
         cache.bindTextureForUpload(id)
         let (internalFormat, format, type) = Self.glFormat(size.format)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+        // Filter images are read with bilinear filtering by the composite that interpolates a coarse blur
+        // (`PaintSource.upsampledSource`); every other read is texelFetch or a texel centre.
+        let filtering = { if case .filterImage = ref { return GL_LINEAR }; return GL_NEAREST }()
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), filtering)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), filtering)
         glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
         glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
         glTexImage2D(GLenum(GL_TEXTURE_2D), 0, internalFormat, GLsizei(size.width), GLsizei(size.height), 0,

@@ -142,7 +142,7 @@ struct GLProgram {
 
     /// The texture unit of each sampler name, the same in every program.
     static let samplerUnits: [String: GLint] = [
-        "u_atlas": 0, "u_paintData": 1, "u_clipMask": 2, "u_source": 3, "u_destination": 4, "u_image": 5,
+        "u_atlas": 0, "u_paintData": 1, "u_clipMask": 2, "u_source": 3, "u_destination": 4, "u_image": 5, "u_source2": 6,
     ]
 
     /// The location of `name`, -1 when the program does not use it.

@@ -106,9 +106,9 @@ struct LayerComposite {
     var clip: Int?
     /// The layer's own box (as pushed).
     var layerBox: PixelRect
-    /// Colour filters the layer's pixels go through before they are composited, in the order they run
-    /// (`ColorFilterFormulas`); empty for none.
-    var filter: [ColorFilterStep] = []
+    /// The filters the layer's pixels go through before they are composited (`FilterPlanning`); empty for
+    /// none.
+    var filter = LoweredFilter()
     /// The parent pixels the composite can change: the layer's box for blend modes that leave the destination
     /// alone where the source is transparent; the whole clip region for those that do not (`.copy` erases the
     /// clip region outside the layer's content, as a filtered draw does in SwiftUI).
@@ -307,8 +307,8 @@ private struct ShapeJob {
 
 /// The recording's tree with every geometry replaced by a job index, validated.
 private indirect enum Node {
-    case draw(DrawCommand, job: Int, clip: ClipNode?, paint: LoweredPaint?, filter: [ColorFilterStep])
-    case layer(LayerCommand, content: [Node], clip: ClipNode?, filter: [ColorFilterStep])
+    case draw(DrawCommand, job: Int, clip: ClipNode?, paint: LoweredPaint?, filter: [ResolvedFilter])
+    case layer(LayerCommand, content: [Node], clip: ClipNode?, filter: [ResolvedFilter])
 }
 
 /// A validated clip stack: its entries with their job indices (paths) or collected contents (masks).
@@ -355,12 +355,13 @@ private struct Builder {
                 let clip = clipNode(d.state.clips, drawNumber: d.number)
                 var job = -1
                 var paint: LoweredPaint?
-                var filter: [ColorFilterStep] = []
+                var filter: [ResolvedFilter] = []
                 if error == nil {
                     do {
                         try validate(d)
                         paint = try resolve(d.paint, d)
-                        filter = try FilterResolution.resolve(d.state.filters, colorMode: colorMode, drawNumber: d.number)
+                        filter = try FilterResolution.resolve(d.state.filters, colorMode: colorMode,
+                                                              deviceTransform: target.deviceTransform, drawNumber: d.number)
                         job = addJob(d.geometry, d.transform, drawNumber: d.number, what: "")
                     } catch let e as RenderError { error = e } catch {}
                 }
@@ -376,10 +377,11 @@ private struct Builder {
                 if error == nil, l.state.opacity.isNaN {
                     error = .invalidGeometry("draw #\(l.content.firstDrawNumber ?? 0): layer opacity is NaN")
                 }
-                var filter: [ColorFilterStep] = []
+                var filter: [ResolvedFilter] = []
                 if error == nil {
                     do {
                         filter = try FilterResolution.resolve(l.state.filters, colorMode: colorMode,
+                                                              deviceTransform: target.deviceTransform,
                                                               drawNumber: l.content.firstDrawNumber ?? 0)
                     } catch let e as RenderError { error = e } catch {}
                 }
@@ -582,7 +584,7 @@ private struct Builder {
     /// Appends a layer holding `inner` (whose pixels lie in `contentBox`), composited with `state`'s opacity,
     /// blend mode and clip through `filter`; returns the parent's pixels it can change (nil: none).
     private func composite(_ inner: [LoweredOp], contentBox: PixelRect?, state: DrawState, clipNode: ClipNode?,
-                           filter: [ColorFilterStep], into ops: inout [LoweredOp], clips: inout [LoweredClip],
+                           filter: [ResolvedFilter], into ops: inout [LoweredOp], clips: inout [LoweredClip],
                            clipIndex: inout [Int: Int]) -> PixelRect? {
         let opacity = Float(min(max(state.opacity, 0), 1))
         let clip = clipNode.map { lowerClip($0, clips: &clips, clipIndex: &clipIndex) }
@@ -590,18 +592,40 @@ private struct Builder {
         guard let clipBox else { return nil }  // an empty clip region: nothing changes
         let keeps = state.blendMode.keepsDestinationUnderTransparentSource
         if keeps && opacity == 0 { return nil }
-        let layerBox = contentBox.flatMap { $0.intersection(clipBox) }
+        // Content beyond the clip still matters to a filter that moves pixels (a blur, a shadow's offset):
+        // the layer keeps what the filters can bring into the clip's box.
+        var reachBox: PixelRect? = clipBox
+        if !filter.isEmpty { reachBox = FilterPlanning.totalReach(filter).map { FilterPlanning.grown(clipBox, by: $0) } }
+        let layerBox = contentBox.flatMap { c in reachBox.map { c.intersection($0) } ?? c }
+        // An empty layer under a blend that clears (or a filter that makes transparent pixels visible) still
+        // composites: a transparent source over its clip.
+        let box = layerBox ?? PixelRect(x: clipBox.x, y: clipBox.y, width: 1, height: 1)
+        // Without content, a layer whose filters keep transparent pixels transparent adds nothing.
+        if layerBox == nil, keeps, !FilterPlanning.makesTransparentVisible(filter) { return nil }
+        // The box of the image the composite reads, ∩ the clip's box.
+        var lowered = LoweredFilter()
+        var sourceBox: PixelRect? = layerBox.flatMap { $0.intersection(clipBox) }
+        if !filter.isEmpty {
+            guard let plan = FilterPlanning.plan(filter, layerBox: box, limit: clipBox, canvas: target.pixelRect) else {
+                return keeps ? nil : composite(inner, contentBox: nil, state: state, clipNode: clipNode, filter: [],
+                                               into: &ops, clips: &clips, clipIndex: &clipIndex)
+            }
+            lowered = plan
+            if let last = plan.stages.last {
+                sourceBox = last.output
+                // A separately composited shadow: its image, then the stage's input.
+                if plan.separateShadowBlend != nil, let i = last.input.intersection(clipBox) { sourceBox = last.output.union(i) }
+            }
+        }
         // A filter that makes transparent pixels visible (an alpha offset, a threshold keeping alpha 0) covers
         // the whole clip region, as a blend mode that clears does.
-        let reaches = !filter.isEmpty && ColorFilterFormulas.reachesTransparentPixels(filter)
-        let changeBox: PixelRect? = keeps && !reaches ? layerBox : clipBox
+        let reaches = ColorFilterFormulas.reachesTransparentPixels(lowered.finalColor)
+        let changeBox: PixelRect? = keeps && !reaches ? sourceBox : clipBox
         guard let changeBox else { return nil }
-        // An empty layer under a blend that clears still composites (a transparent source over its clip).
-        let box = layerBox ?? PixelRect(x: changeBox.x, y: changeBox.y, width: 1, height: 1)
-        ops.append(.pushLayer(box: box, precise: !filter.isEmpty))
+        ops.append(.pushLayer(box: box, precise: FilterPlanning.needsPreciseLayer(filter)))
         if layerBox != nil { ops.append(contentsOf: inner) }
         ops.append(.popLayer(LayerComposite(opacity: opacity, blend: state.blendMode, clip: clip, layerBox: box,
-                                            filter: filter, box: changeBox)))
+                                            filter: lowered, box: changeBox)))
         return changeBox
     }
 

@@ -136,11 +136,11 @@ enum ColorFilterFormulas {
     }
 
     @inline(__always)
-    private static func clamp01(_ v: SIMD3<Float>) -> SIMD3<Float> {
+    static func clamp01(_ v: SIMD3<Float>) -> SIMD3<Float> {
         SIMD3(min(max(v.x, 0), 1), min(max(v.y, 0), 1), min(max(v.z, 0), 1))
     }
 
-    private static func toMaths(_ c: SIMD3<Float>, _ space: ColorFilterStep.Space) -> SIMD3<Float> {
+    static func toMaths(_ c: SIMD3<Float>, _ space: ColorFilterStep.Space) -> SIMD3<Float> {
         switch space {
         case .working: return c
         case .linearOnEncoded: return c.mapped(ColorTransfer.decode)
@@ -148,7 +148,7 @@ enum ColorFilterFormulas {
         }
     }
 
-    private static func fromMaths(_ c: SIMD3<Float>, _ space: ColorFilterStep.Space) -> SIMD3<Float> {
+    static func fromMaths(_ c: SIMD3<Float>, _ space: ColorFilterStep.Space) -> SIMD3<Float> {
         switch space {
         case .working: return c
         case .linearOnEncoded: return c.mapped(ColorTransfer.encode)

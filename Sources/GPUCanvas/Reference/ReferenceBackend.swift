@@ -183,6 +183,29 @@ struct ReferenceFrameRenderer {
     // MARK: Layers
 
     private mutating func composite(_ layer: ReferenceSurface, _ c: LayerComposite, into surface: inout ReferenceSurface) {
+        let f = c.filter
+        guard !f.stages.isEmpty else {
+            composite({ layer.color(x: $0, y: $1) }, color: f.finalColor, blend: c.blend, c, into: &surface)
+            return
+        }
+        let (image, lastInput) = FilterFormulas.run(f, layer: FilterImage(layer))
+        if let shadowBlend = f.separateShadowBlend, let last = f.stages.last {
+            // `disablesGroup`: the shadow alone, then the input through the stage's prefilter.
+            composite({ image[$0, $1] }, color: [], blend: shadowBlend, c, into: &surface)
+            composite({ lastInput[$0, $1] }, color: last.prefilter, blend: c.blend, c, into: &surface)
+        } else if f.upsampledByComposite, case .blur(let plan)? = f.stages.last?.kind {
+            composite({ FilterFormulas.upsampled(image, factor: plan.factor, x: $0, y: $1) }, color: [], blend: c.blend, c,
+                      into: &surface)
+        } else {
+            composite({ image[$0, $1] }, color: f.finalColor, blend: c.blend, c, into: &surface)
+        }
+    }
+
+    /// One blend of `source` (through the colour steps `color`) into `surface` over the composite's box, × its
+    /// opacity, through its clip.
+    private mutating func composite(_ source: (Int, Int) -> SIMD4<Float>, color: [ColorFilterStep],
+                                    blend: GraphicsContext.BlendMode, _ c: LayerComposite,
+                                    into surface: inout ReferenceSurface) {
         guard let box = c.box.intersection(surface.box) else { return }
         let mask = c.clip.map { clipMask($0) }
         for y in box.y ..< box.y + box.height {
@@ -191,10 +214,10 @@ struct ReferenceFrameRenderer {
                 // box), scaled by opacity; the clip is coverage.
                 let cov = mask.map { $0.values[(y - $0.box.y) * $0.box.width + (x - $0.box.x)] } ?? 1
                 guard cov > 0 else { continue }
-                var layerColor = layer.color(x: x, y: y)
-                if !c.filter.isEmpty { layerColor = ColorFilterFormulas.apply(c.filter, to: layerColor) }
+                var layerColor = source(x, y)
+                if !color.isEmpty { layerColor = ColorFilterFormulas.apply(color, to: layerColor) }
                 let src = layerColor * c.opacity
-                ReferenceCompositor.blend(c.blend, source: src, coverage: cov, into: &surface, x: x, y: y)
+                ReferenceCompositor.blend(blend, source: src, coverage: cov, into: &surface, x: x, y: y)
             }
         }
     }

@@ -18,6 +18,7 @@
 #define PAINT_IMAGE 5
 #define PAINT_BACKDROP 6
 #define PAINT_FILTERED_SOURCE 7
+#define PAINT_UPSAMPLED_SOURCE 8
 
 uniform highp sampler2D u_atlas;
 uniform highp sampler2D u_paintData;
@@ -72,6 +73,13 @@ vec4 compositePaint(ivec2 device) {
     // Images only in a program specialised for them (their parameters come from the vertex stage).
     return imageColor(u_image, v_gradientHeader[0], v_gradientHeader[1], v_gradientHeader[2], v_gradientHeader[3],
                       v_gradientHeader[4], vec2(device) + 0.5) * v_color;
+#endif
+#if defined(PAINT_KIND) && PAINT_KIND == PAINT_UPSAMPLED_SOURCE
+    // A blur's coarse result, interpolated here by the texture's bilinear filter instead of in an upsample pass
+    // (FilterFormulas.upsampled); the paint row field holds the grid factor. Every texel the filter reads lies
+    // in the source's rectangle (FilterPlanning makes the coarse result cover them all).
+    return texture(u_source, ((vec2(device) + 0.5) * (1.0 / float(v_mode.w)) - vec2(u_sourceRect.xy))
+                             / vec2(textureSize(u_source, 0))) * v_color;
 #endif
     vec4 t = compositeSource(device);
 #ifdef COMPOSITE_FILTERS
