@@ -22,7 +22,8 @@ struct Example: Sendable {
     /// gradient-card), then the galleries of gradients, blend modes, and clips and layers.
     static var all: [Example] {
         [ellipse, colors, shapes, fillRules, strokes, transforms, opacity, arcs,
-         clippedQuadrant, maskedCopy, gradientCard, gradientGallery, blendModes, clipsAndLayers, colorFilters]
+         clippedQuadrant, maskedCopy, gradientCard, gradientGallery, blendModes, clipsAndLayers, colorFilters,
+         threeHousesByOrdering, threeHousesByCopy, threeHousesByLayer, blursAndShadows]
     }
 
     /// The README's first sample, unchanged.
@@ -526,6 +527,132 @@ extension Example {
         }
     }
 
+    // MARK: Blur, shadow and projection
+
+    /// The seeds' three houses (red, green, blue, drawn at 4×, the middle one blurred by radius 1 with
+    /// `.dithersResult` in linear light), three ways: by ordering (the filter added just before the middle
+    /// house, drawn last), by a copied context, by a layer. The three give the same bytes: a filter acts on the
+    /// draws after it, through the context it was added to, and a layer of one draw is that draw. Until
+    /// `Image(systemName:)` exists, the house is a path of our own, inset in its square so that the blur's
+    /// reach (3σ = 12 device pixels) never touches a neighbour.
+    static let threeHousesByOrdering = houses("three-houses-ordering", "the middle of three houses blurred, by drawing it last") {
+        context, house, midpoint in
+        var context = context
+        house.draw(in: &context, centre: midpoint - CGPoint(x: house.size.width, y: 0), color: .red)
+        house.draw(in: &context, centre: midpoint + CGPoint(x: house.size.width, y: 0), color: .blue)
+        context.addFilter(.blur(radius: 1.0, options: .dithersResult), options: .linearColor)
+        house.draw(in: &context, centre: midpoint, color: .green)
+    }
+
+    static let threeHousesByCopy = houses("three-houses-copy", "the middle of three houses blurred, through a copied context") {
+        context, house, midpoint in
+        var context = context
+        house.draw(in: &context, centre: midpoint - CGPoint(x: house.size.width, y: 0), color: .red)
+        var blurContext = context
+        blurContext.addFilter(.blur(radius: 1.0, options: .dithersResult), options: .linearColor)
+        house.draw(in: &blurContext, centre: midpoint, color: .green)
+        house.draw(in: &context, centre: midpoint + CGPoint(x: house.size.width, y: 0), color: .blue)
+    }
+
+    static let threeHousesByLayer = houses("three-houses-layer", "the middle of three houses blurred, in a layer") {
+        context, house, midpoint in
+        var context = context
+        house.draw(in: &context, centre: midpoint - CGPoint(x: house.size.width, y: 0), color: .red)
+        context.drawLayer { layerContext in
+            layerContext.addFilter(.blur(radius: 1.0, options: .dithersResult), options: .linearColor)
+            house.draw(in: &layerContext, centre: midpoint, color: .green)
+        }
+        house.draw(in: &context, centre: midpoint + CGPoint(x: house.size.width, y: 0), color: .blue)
+    }
+
+    /// A house: a 24 × 24 pt square holding a roof and a body with a door, inset by 4 pt on each side.
+    struct House: Sendable {
+        let size = CGSize(width: 24, height: 24)
+
+        func draw(in context: inout GraphicsContext, centre: CGPoint, color: Color) {
+            let x = centre.x - size.width / 2, y = centre.y - size.height / 2
+            var p = Path()
+            p.move(to: CGPoint(x: x + 12, y: y + 4))
+            p.addLine(to: CGPoint(x: x + 20, y: y + 11))
+            p.addLine(to: CGPoint(x: x + 18, y: y + 11))
+            p.addLine(to: CGPoint(x: x + 18, y: y + 20))
+            p.addLine(to: CGPoint(x: x + 6, y: y + 20))
+            p.addLine(to: CGPoint(x: x + 6, y: y + 11))
+            p.addLine(to: CGPoint(x: x + 4, y: y + 11))
+            p.closeSubpath()
+            p.addRoundedRect(in: CGRect(x: x + 10.5, y: y + 14, width: 3, height: 6), cornerSize: CGSize(width: 1, height: 1))
+            context.fill(p, with: .color(color), style: FillStyle(eoFill: true))
+        }
+    }
+
+    /// A 120 × 40 pt canvas at scale 1, drawn at 4× like the seed: the three houses side by side, a house's
+    /// width apart.
+    private static func houses(_ name: String, _ summary: String,
+                               _ body: @escaping @Sendable (GraphicsContext, House, CGPoint) -> Void) -> Example {
+        Example(name: name, summary: summary, size: CGSize(width: 360, height: 120), scale: 1) { context, size in
+            context.fill(Path(CGRect(origin: .zero, size: size)), with: .color(.white))
+            context.scaleBy(x: 4, y: 4)
+            let midpoint = CGPoint(x: size.width / (2 * 4), y: size.height / (2 * 4))
+            body(context, House(), midpoint)
+        }
+    }
+
+    /// Blurs at σ 1, 4 and 12 (the last two on a downsampled grid), a blurred layer of three shapes, the shadow
+    /// options (default, above in purple, only, an inner shadow by invertsAlpha + sourceAtop), shadows composited
+    /// apart from their translucent draws (`disablesGroup`), and a perspective projection of a card.
+    static let blursAndShadows = Example(
+        name: "blurs-and-shadows",
+        summary: "Gaussian blurs (σ 1, 4, 12, a blurred layer), the shadow options, an inner shadow, a perspective projection",
+        size: CGSize(width: 480, height: 250), scale: 2
+    ) { context, size in
+        context.fill(Path(CGRect(origin: .zero, size: size)), with: .color(white: 0.96))
+        let columns = 5, margin: CGFloat = 10, gap: CGFloat = 10
+        let w = (size.width - 2 * margin - CGFloat(columns - 1) * gap) / CGFloat(columns)
+        let h = (size.height - 2 * margin - gap) / 2
+        func panel(_ i: Int) -> GraphicsContext {
+            var c = context
+            c.translateBy(x: margin + CGFloat(i % columns) * (w + gap), y: margin + CGFloat(i / columns) * (h + gap))
+            return c
+        }
+        let card = Path(roundedRect: CGRect(x: w * 0.2, y: h * 0.2, width: w * 0.6, height: h * 0.5), cornerRadius: 10)
+        for (i, radius) in [1.0, 4.0, 12.0].enumerated() {
+            var c = panel(i)
+            c.addFilter(.blur(radius: radius))
+            c.fill(card, with: .linearGradient(Gradient(colors: [.orange, .pink]), startPoint: .zero,
+                                               endPoint: CGPoint(x: w, y: h)))
+        }
+        var layered = panel(3)
+        layered.addFilter(.blur(radius: 3))
+        layered.drawLayer { l in
+            l.fill(Path(ellipseIn: CGRect(x: w * 0.1, y: h * 0.15, width: w * 0.5, height: w * 0.5)), with: .color(.blue.opacity(0.7)))
+            l.fill(Path(ellipseIn: CGRect(x: w * 0.4, y: h * 0.3, width: w * 0.5, height: w * 0.5)), with: .color(.yellow.opacity(0.7)))
+            l.stroke(Path(CGRect(x: w * 0.2, y: h * 0.6, width: w * 0.6, height: h * 0.25)), with: .color(.black), lineWidth: 2)
+        }
+        let shadows: [(GraphicsContext.ShadowOptions, GraphicsContext.BlendMode, Color)] = [
+            ([], .normal, .black.opacity(0.5)), (.shadowAbove, .normal, .purple.opacity(0.5)), (.shadowOnly, .normal, .black),
+            ([.shadowAbove, .invertsAlpha], .sourceAtop, .black.opacity(0.8)),
+        ]
+        for (k, (options, mode, color)) in shadows.enumerated() {
+            var c = panel(4 + k)
+            c.addFilter(.shadow(color: color, radius: 3, x: 5, y: 6, blendMode: mode, options: options))
+            c.fill(card, with: .color(.teal))
+        }
+        // Two overlapping cards at half opacity casting one shadow each, composited apart (`disablesGroup`): the
+        // shadow shows through each card.
+        var apart = panel(8)
+        apart.opacity = 0.5
+        apart.addFilter(.shadow(color: .black, radius: 2, x: 4, y: 4, options: .disablesGroup))
+        apart.fill(Path(ellipseIn: CGRect(x: w * 0.15, y: h * 0.2, width: w * 0.45, height: w * 0.45)), with: .color(.red))
+        apart.fill(Path(ellipseIn: CGRect(x: w * 0.4, y: h * 0.35, width: w * 0.45, height: w * 0.45)), with: .color(.blue))
+        var projected = panel(9)
+        var m = ProjectionTransform()
+        m.m13 = 0.004
+        m.m31 = 4
+        projected.addFilter(.projectionTransform(m))
+        projected.fill(card, with: .color(.indigo))
+        projected.stroke(card, with: .color(.white), lineWidth: 3)
+    }
+
     /// A five-pointed star drawn in one stroke (each point joined to the one two along), so its centre
     /// pentagon is wound twice: filled there by the non-zero rule, left empty by even-odd.
     private static func starPath(center: CGPoint, radius: CGFloat) -> Path {
@@ -551,4 +678,10 @@ extension Example {
             }
         }
     }
+}
+
+extension CGPoint {
+    /// The seeds' point arithmetic (S12 defines these itself).
+    fileprivate static func + (l: CGPoint, r: CGPoint) -> CGPoint { CGPoint(x: l.x + r.x, y: l.y + r.y) }
+    fileprivate static func - (l: CGPoint, r: CGPoint) -> CGPoint { CGPoint(x: l.x - r.x, y: l.y - r.y) }
 }

@@ -290,8 +290,26 @@ final class CLITests: XCTestCase {
     static let compositingExamples: [(name: String, width: Int, height: Int)] = [
         ("clipped-quadrant", 600, 400), ("masked-copy", 600, 400), ("gradient-card", 600, 400),
         ("gradient-gallery", 960, 640), ("blend-modes", 960, 640), ("clips-and-layers", 960, 640),
-        ("color-filters", 960, 500),
+        ("color-filters", 960, 500), ("blurs-and-shadows", 960, 500), ("three-houses-ordering", 360, 120),
     ]
+
+    /// The seeds' three ways of blurring the middle house (by ordering, by a copied context, by a layer) give
+    /// one picture: the same bytes on each backend.
+    func testThreeHousesAreOnePictureThreeWays() throws {
+        for backend in ["reference", "gles"] {
+            let images = try ["three-houses-ordering", "three-houses-copy", "three-houses-layer"].map {
+                try renderExample($0, backend: backend)
+            }
+            XCTAssertEqual(images[0].pixels, images[1].pixels, backend)
+            XCTAssertEqual(images[0].pixels, images[2].pixels, backend)
+            // The middle house is blurred: two pixels inside its roof's apex, green is mixed with the white
+            // around it (an unblurred apex would be the green itself, r = 52); the red house is not.
+            let apex = images[0].pixel(x: 180, y: 30)
+            XCTAssertGreaterThan(apex.r, 100, backend)
+            XCTAssertGreaterThan(apex.g, apex.r, backend)
+            XCTAssertEqual(images[0].pixel(x: 84, y: 64), PixelRGBA8(r: 255, g: 59, b: 48, a: 255), backend)
+        }
+    }
 
     /// Renders a built-in example through the tool and reads the PNG back (premultiplied RGBA8).
     private func renderExample(_ name: String, backend: String, file: StaticString = #filePath,

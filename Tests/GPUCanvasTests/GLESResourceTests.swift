@@ -100,6 +100,53 @@ final class GLESResourceTests: XCTestCase {
         }
     }
 
+    /// A frame through the filter passes: a moving blurred draw whose σ cycles through both routes (full
+    /// resolution and downsampled), a shadowed layer, a projection. Each σ and option set is a program variant,
+    /// all met within the first 100 frames.
+    static func filteredFrame(_ n: Int) -> Recording {
+        Recording(size: CGSize(width: 128, height: 96)) { ctx, _ in
+            let t = Double(n) * 0.07
+            ctx.fill(Path(CGRect(x: 0, y: 0, width: 128, height: 96)), with: .color(white: 0.9))
+            var blurred = ctx
+            blurred.addFilter(.blur(radius: 0.5 + Double(n % 12)))
+            blurred.fill(Path(ellipseIn: CGRect(x: 20 + 30 * sin(t), y: 20, width: 40, height: 30)), with: .color(.orange))
+            var shadowed = ctx
+            shadowed.addFilter(.shadow(color: .black.opacity(0.5), radius: 2 + Double(n % 5), x: 3 * cos(t), y: 4,
+                                       options: n % 3 == 0 ? .shadowAbove : []))
+            shadowed.drawLayer { l in
+                l.fill(Path(CGRect(x: 60, y: 40 + 10 * sin(t), width: 30, height: 20)), with: .color(.blue))
+                l.fill(Path(ellipseIn: CGRect(x: 75, y: 50, width: 20, height: 20)), with: .color(.green))
+            }
+            var projected = ctx
+            var m = ProjectionTransform()
+            m.m13 = 0.002 * sin(t)
+            projected.addFilter(.projectionTransform(m))
+            projected.fill(Path(CGRect(x: 10, y: 60, width: 40, height: 25)), with: .color(.purple))
+        }
+    }
+
+    /// Filter images come from the pool like layers: 1000 frames of blurs, shadows and projections keep the GL
+    /// objects and the resident set flat.
+    func testThousandFilteredFramesKeepGLObjectsFlat() throws {
+        let r = try CanvasRenderer(backend: .gles(GLESOptions(device: .mesa)))
+        var settled: GPUResourceStats?
+        var rssAt100 = 0
+        for n in 0 ..< 1000 {
+            _ = try r.render(Self.filteredFrame(n))
+            if n == 99 {
+                settled = r.gpuResourceStats
+                rssAt100 = Self.residentBytes() ?? 0
+            }
+            if n > 99, r.gpuResourceStats != settled {
+                XCTFail("frame \(n): \(r.gpuResourceStats.map { "\($0)" } ?? "") ≠ \(settled.map { "\($0)" } ?? "")")
+                break
+            }
+        }
+        if let rss = Self.residentBytes() {
+            XCTAssertLessThanOrEqual(rss - rssAt100, Self.residentGrowthAllowance)
+        }
+    }
+
     func testSameSceneTwiceGivesIdenticalBytes() throws {
         for s in PathStrategyKind.allCases {
             let r1 = try CanvasRenderer(backend: .gles(GLESOptions(device: .mesa, pathStrategy: s)))

@@ -39,10 +39,10 @@ extension CompositingEncoder {
     private func encodeBlur(_ plan: BlurPlan, input: (ref: TextureRef, rect: PixelRect), prefilterRow: Int,
                             upsample: Bool = true) -> (ref: TextureRef, rect: PixelRect) {
         var weights = plan.weights
-        while weights.count < 12 { weights.append(0) }
-        let row = paintRow([SIMD4(weights[0], weights[1], weights[2], weights[3]),
-                            SIMD4(weights[4], weights[5], weights[6], weights[7]),
-                            SIMD4(weights[8], weights[9], weights[10], weights[11])])
+        // filter.glsl reads four texels of weights: offsets 0…15 (a kernel has at most 13).
+        precondition(weights.count <= 16, "a blur kernel has at most 13 weights (FilterPlanning.minCoarseSigma)")
+        while weights.count < 16 { weights.append(0) }
+        let row = paintRow((0 ..< 4).map { SIMD4(weights[4 * $0], weights[4 * $0 + 1], weights[4 * $0 + 2], weights[4 * $0 + 3]) })
         var base = FilterPassVariant(pass: 0)
         base.read = plan.read.rawValue
         base.space = plan.space.rawValue

@@ -22,7 +22,7 @@ layout(location = 3) in ivec4 a_paint;  // -, parameter row, -, prefilter row (-
 layout(location = 6) in vec4 a_color;   // the shadow's premultiplied colour
 flat out ivec2 v_rows;
 flat out vec4 v_color;
-flat out vec4 v_params[3];              // kernel weights 0…7, or the shadow's offset, or the inverse matrix
+flat out vec4 v_params[4];              // kernel weights 0…15, or the shadow's offset, or the inverse matrix
 
 void main() {
     vec2 corner = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1));
@@ -30,7 +30,7 @@ void main() {
     gl_Position = vec4((p - vec2(u_targetOrigin)) / u_targetSize * 2.0 - 1.0, 0.0, 1.0);
     v_rows = a_paint.yw;
     v_color = a_color;
-    for (int i = 0; i < 3; ++i) v_params[i] = texelFetch(u_paintData, ivec2(i, a_paint.y), 0);
+    for (int i = 0; i < 4; ++i) v_params[i] = texelFetch(u_paintData, ivec2(i, a_paint.y), 0);
 }
 
 #pragma stage fragment
@@ -71,7 +71,7 @@ uniform ivec4 u_sourceRect;
 uniform ivec4 u_source2Rect;
 flat in ivec2 v_rows;
 flat in vec4 v_color;
-flat in vec4 v_params[3];
+flat in vec4 v_params[4];
 layout(location = 0) out vec4 o_color;
 
 vec4 fetchSource(ivec2 p) {
