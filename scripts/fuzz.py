@@ -553,9 +553,8 @@ class Gen:
     def filter(self):
         r = self.r
         a = lambda: num(round(r.uniform(-0.5, 2), 2))
-        # Blur (0), shadow (1) and projectionTransform (13, 14) are refused alike by both renderers until they
-        # are drawn (issue #17): only the colour filters are generated. Widen to range(15) when they land.
-        k = r.randrange(2, 13)
+        # Blur (0), shadow (1), the colour filters (2–12) and projectionTransform (13, 14).
+        k = r.randrange(15)
         if k == 0:
             f = {"radius": self.length(5)}
             if r.random() < 0.3:
@@ -592,7 +591,10 @@ class Gen:
             return {"alphaThreshold": {"min": num(lo), "max": num(round(r.uniform(lo, 1), 2)), "color": self.color()}}
         if k == 12:
             return {"alphaMultiply": self.color()}
-        return {"projectionTransform": [num(v) for v in self.affine()[:2] + [0] + self.affine()[2:4] + [0] + [0, 0, 1]]}
+        m = self.affine()
+        # Sometimes a perspective: w = m13·x + m23·y + 1 reaches 0 somewhere near the canvas.
+        w = [num(round(r.uniform(-0.02, 0.02), 4)), num(round(r.uniform(-0.02, 0.02), 4))] if r.random() < 0.4 else [0, 0]
+        return {"projectionTransform": [num(v) for v in [m[0], m[1], w[0], m[2], m[3], w[1], m[4], m[5], 1]]}
 
     def op_filter(self, depth):
         c = {"op": "filter", "filter": self.filter()}

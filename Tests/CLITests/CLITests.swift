@@ -286,11 +286,12 @@ final class CLITests: XCTestCase {
 
     // MARK: The clip, gradient, blend-mode and layer examples
 
-    /// Name and pixel size (scale 2) of the examples that draw clips, gradients, blend modes and layers.
+    /// Name and pixel size of the examples that draw clips, gradients, blend modes, layers and filters.
     static let compositingExamples: [(name: String, width: Int, height: Int)] = [
         ("clipped-quadrant", 600, 400), ("masked-copy", 600, 400), ("gradient-card", 600, 400),
         ("gradient-gallery", 960, 640), ("blend-modes", 960, 640), ("clips-and-layers", 960, 640),
-        ("color-filters", 960, 500), ("blurs-and-shadows", 960, 500), ("three-houses-ordering", 360, 120),
+        ("color-filters", 960, 500), ("three-houses-ordering", 360, 120), ("three-houses-copy", 360, 120),
+        ("three-houses-layer", 360, 120), ("blurs-and-shadows", 960, 500),
     ]
 
     /// The seeds' three ways of blurring the middle house (by ordering, by a copied context, by a layer) give

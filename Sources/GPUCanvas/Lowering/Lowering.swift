@@ -622,6 +622,11 @@ private struct Builder {
         let reaches = ColorFilterFormulas.reachesTransparentPixels(lowered.finalColor)
         let changeBox: PixelRect? = keeps && !reaches ? sourceBox : clipBox
         guard let changeBox else { return nil }
+        // The composite interpolates a coarse blur only inside the blur's output box: the texture's bilinear
+        // filter would read stale texels beyond the coarse result (a `.copy` composite covers the whole clip).
+        if lowered.upsampledByComposite, let last = lowered.stages.last, changeBox.intersection(last.output) != changeBox {
+            lowered.upsampledByComposite = false
+        }
         ops.append(.pushLayer(box: box, precise: FilterPlanning.needsPreciseLayer(filter)))
         if layerBox != nil { ops.append(contentsOf: inner) }
         ops.append(.popLayer(LayerComposite(opacity: opacity, blend: state.blendMode, clip: clip, layerBox: box,
