@@ -124,7 +124,8 @@ final class BlurTests: XCTestCase, ComparesBackends {
     }
 
     /// The passes cover the content's box grown by what the kernel reaches, not the canvas: a 10-pixel square
-    /// blurred with σ = 2 on a 2000 × 2000 canvas renders filter images of at most (10 + 2·reach)² pixels.
+    /// blurred with σ = 2 on a 2000 × 2000 canvas draws a few such boxes' worth of pixels, in all its passes
+    /// (content, horizontal and vertical sums, composite), not millions.
     func testPassesCoverOnlyTheBlurredBox() throws {
         let r = try CanvasRenderer(backend: .gles(GLESOptions(device: .mesa)))
         _ = try r.render(size: CGSize(width: 2000, height: 2000)) { ctx, _ in
@@ -132,13 +133,9 @@ final class BlurTests: XCTestCase, ComparesBackends {
             ctx.fill(Path(CGRect(x: 995, y: 995, width: 10, height: 10)), with: .color(.blue))
         }
         let cb = try XCTUnwrap((r.implementation as? GLESBackend)?.lastCommandBuffer)
-        let reach = FilterPlanning.reach(sigma: 2)
-        let filterImages = cb.textures.filter { if case .filterImage = $0.ref { return true }; return false }
-        XCTAssertFalse(filterImages.isEmpty)
-        for t in filterImages {
-            XCTAssertLessThanOrEqual(t.desc.width, 10 + 2 * reach, "\(t.ref)")
-            XCTAssertLessThanOrEqual(t.desc.height, 10 + 2 * reach, "\(t.ref)")
-        }
+        let side = 10 + 2 * FilterPlanning.reach(sigma: 2)
+        XCTAssertTrue(cb.description.contains("(filter)"), "the blur runs filter passes")
+        XCTAssertLessThanOrEqual(cb.coveredPixels, 4 * side * side)
     }
 
     /// A blurred draw at the clip's edge: content outside the clip still blurs into it (the layer keeps what

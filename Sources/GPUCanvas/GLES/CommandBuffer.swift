@@ -52,6 +52,12 @@ enum TextureRef: Hashable, CustomStringConvertible {
     case image(Int)
     /// An image of a filter pass (RGBA16F): a blur's intermediate or a stage's output (`FilterPlanning`).
     case filterImage(Int)
+    /// Page n of the layer atlas: regions holding the frame's hoisted top-level layers (frame format).
+    case layerAtlas(Int)
+    /// The same for hoisted layers that store half floats.
+    case preciseLayerAtlas(Int)
+    /// The images one round of the hoisted layers' filter passes writes (RGBA16F), a region each.
+    case filterAtlas(round: Int, page: Int)
 
     var description: String {
         switch self {
@@ -66,6 +72,9 @@ enum TextureRef: Hashable, CustomStringConvertible {
         case .destinationCopy: return "destinationCopy"
         case .image(let i): return "image\(i)"
         case .filterImage(let i): return "filterImage\(i)"
+        case .layerAtlas(let i): return "layerAtlas\(i)"
+        case .preciseLayerAtlas(let i): return "preciseLayerAtlas\(i)"
+        case .filterAtlas(let r, let p): return "filterAtlas\(r).\(p)"
         }
     }
 }
@@ -237,7 +246,9 @@ struct CompositeInstance {
     /// `secondRow`: a filter pass's prefilter row (-1: none).
     var paint: Int16, paintRow: Int16, blendMode: Int16 = 0, secondRow: Int16 = 0
     var clipX: Int16 = 0, clipY: Int16 = 0, clipW: Int16 = 0, clipH: Int16 = 0
-    var clipU: Int16 = 0, clipV: Int16 = 0, reserved1: Int16 = 0, reserved2: Int16 = 0
+    /// `shiftX`, `shiftY`: where the instance lands in a shared target: device pixel p on texel p + shift − the
+    /// pass origin (a hoisted layer's region of the layer atlas, a filter image's region of a round's atlas).
+    var clipU: Int16 = 0, clipV: Int16 = 0, shiftX: Int16 = 0, shiftY: Int16 = 0
     var r: Float, g: Float, b: Float, a: Float
 
     /// How `coverage` is read (the shader's `COVERAGE_*` constants).
@@ -284,6 +295,9 @@ struct CompositeState: Equatable, CustomStringConvertible {
     var image: TextureRef?
     /// A filter pass's second input (`u_source2`) and its rectangle.
     var second: (ref: TextureRef, rect: PixelRect)?
+    /// The texels of `source` and `second` holding their rectangles' corners (a region of an atlas; 0: the
+    /// texture holds the rectangle from its corner).
+    var sourceTexel = SIMD2<Int32>.zero, secondTexel = SIMD2<Int32>.zero
 
     init(maskPage: TextureRef? = nil, source: (ref: TextureRef, rect: PixelRect)? = nil,
          second: (ref: TextureRef, rect: PixelRect)? = nil) {
@@ -295,14 +309,21 @@ struct CompositeState: Equatable, CustomStringConvertible {
     static func == (l: CompositeState, r: CompositeState) -> Bool {
         l.maskPage == r.maskPage && l.source?.ref == r.source?.ref && l.source?.rect == r.source?.rect
             && l.image == r.image && l.second?.ref == r.second?.ref && l.second?.rect == r.second?.rect
+            && l.sourceTexel == r.sourceTexel && l.secondTexel == r.secondTexel
     }
 
     var description: String {
         var parts: [String] = []
         if let m = maskPage { parts.append("clip masks \(m)") }
-        if let s = source { parts.append("source \(s.ref) at \(s.rect.x),\(s.rect.y) \(s.rect.width)×\(s.rect.height)") }
+        if let s = source {
+            parts.append("source \(s.ref) at \(s.rect.x),\(s.rect.y) \(s.rect.width)×\(s.rect.height)"
+                + (sourceTexel == .zero ? "" : " from texel \(sourceTexel.x),\(sourceTexel.y)"))
+        }
         if let i = image { parts.append("image \(i)") }
-        if let s = second { parts.append("second \(s.ref) at \(s.rect.x),\(s.rect.y) \(s.rect.width)×\(s.rect.height)") }
+        if let s = second {
+            parts.append("second \(s.ref) at \(s.rect.x),\(s.rect.y) \(s.rect.width)×\(s.rect.height)"
+                + (secondTexel == .zero ? "" : " from texel \(secondTexel.x),\(secondTexel.y)"))
+        }
         return parts.isEmpty ? "plain" : parts.joined(separator: ", ")
     }
 }

@@ -44,7 +44,7 @@ final class CompositingEncoder {
     static let maskTexelBudget = 1 << 28
 
     var dry = true
-    private var frame: LoweredFrame!
+    var frame: LoweredFrame!
     private var cb = CommandBuffer()
     private var shapes: [PreparedPath] = []
     private var nextShape = 0
@@ -55,8 +55,13 @@ final class CompositingEncoder {
     var paintRows: [[SIMD4<Float>]] = []
     /// The frame has a layer of half floats in a frame of bytes (a colour-filtered layer).
     private var usesPreciseLayers = false
-    /// Filter images in use while a filtered layer's stages are encoded (`FilterPasses.swift`).
-    var filterSlotsInUse = Set<Int>()
+    /// The frame's hoisted layers by the index of their `pushLayer` op, and their atlas pages
+    /// (`LayerHoisting.swift`).
+    var hoisted: [Int: HoistedLayer] = [:]
+    var layerAtlasPages: [(precise: Bool, index: Int, width: Int, height: Int)] = []
+    var filterAtlasPages: [(round: Int, page: Int, width: Int, height: Int)] = []
+    /// Added to every instance appended while a hoisted layer's content is drawn: its device pixels → its region.
+    var shift = (0, 0)
     /// Each row's header texel: kind, spread, flags, stop count.
     var gradientHeaders: [SIMD4<Float>] = []
     /// The frame's distinct images, each uploaded once into `.image(slot)`.
@@ -65,10 +70,10 @@ final class CompositingEncoder {
     var nextPaintRow = 0
     /// (pass, command) of every draw, whose buffer offsets are made absolute at the end.
     private var drawCommands: [(pass: Int, command: Int)] = []
-    private var frameFormat: TextureFormat = .rgba8
+    var frameFormat: TextureFormat = .rgba8
     private var clearColor = RGBA.transparent
     private var route = BlendRoute.framebufferFetch
-    private var maxTextureSize = 2048
+    var maxTextureSize = 2048
 
     /// The targets open now (the frame, layers, a mask page being built); a pass is open on the last one when
     /// `passIsOpen`.
@@ -106,6 +111,7 @@ final class CompositingEncoder {
         cb.reset()
         let target = lowered.target
         try layoutMasks()
+        layoutHoisting()
 
         // Dry run: the shapes and gradients in the order the real run meets them.
         dry = true
@@ -139,11 +145,14 @@ final class CompositingEncoder {
         for (i, image) in images.enumerated() {
             cb.declare(.image(i), TextureDesc(width: image.width, height: image.height, format: .rgba8))
         }
-        if route == .destinationCopy, usesPreciseLayers {
-            cb.declare(.preciseDestinationCopy, TextureDesc(width: target.width, height: target.height, format: .rgba16f))
+        // A destination copy is made at the target's texels: as large as the frame or any layer atlas page.
+        let copyWidth = max(target.width, layerAtlasPages.map(\.width).max() ?? 0)
+        let copyHeight = max(target.height, layerAtlasPages.map(\.height).max() ?? 0)
+        if route == .destinationCopy, usesPreciseLayers || layerAtlasPages.contains(where: \.precise) {
+            cb.declare(.preciseDestinationCopy, TextureDesc(width: copyWidth, height: copyHeight, format: .rgba16f))
         }
         if route == .destinationCopy {
-            cb.declare(.destinationCopy, TextureDesc(width: target.width, height: target.height, format: frameFormat))
+            cb.declare(.destinationCopy, TextureDesc(width: copyWidth, height: copyHeight, format: frameFormat))
         }
         run(target)
 
@@ -191,8 +200,9 @@ final class CompositingEncoder {
         boundPipeline = nil
         boundState = nil
         buildMasks()
+        drawHoisted()
         if !dry { openPass() }  // the frame is cleared even when nothing draws
-        walk(frame.ops)
+        walkFrame()
         flush()
     }
 
@@ -287,7 +297,7 @@ final class CompositingEncoder {
 
     /// Restricts the current mask pass's draws to `region` (nil: lifts it): a shape's bands may reach past its
     /// clip's box (a later entry narrows the box), and past the region they would write other clips' masks.
-    private func scissor(_ region: PixelRect?) {
+    func scissor(_ region: PixelRect?) {
         guard !dry else { return }
         ensurePass()
         guard region != scissorRect else { return }
@@ -438,6 +448,25 @@ final class CompositingEncoder {
 
     // MARK: Walking the ops
 
+    /// The frame's ops: a hoisted layer's content is already drawn, and its composite reads its images.
+    private func walkFrame() {
+        var i = 0
+        let ops = frame.ops
+        while i < ops.count {
+            if let h = hoisted[i] {
+                compositeFiltered(h.composite, passes: h.passes, location: h.location)
+                i = h.end + 1
+                continue
+            }
+            switch ops[i] {
+            case .draw(let d): draw(d)
+            case .pushLayer(let box, let precise): pushLayer(box, precise: precise)
+            case .popLayer(let c): popLayer(c)
+            }
+            i += 1
+        }
+    }
+
     private func walk(_ ops: [LoweredOp]) {
         for op in ops {
             switch op {
@@ -448,7 +477,7 @@ final class CompositingEncoder {
         }
     }
 
-    private func draw(_ d: LoweredDraw) {
+    func draw(_ d: LoweredDraw) {
         let shape = takeShape(d.shape)
         if dry {
             switch d.paint {
@@ -514,21 +543,25 @@ final class CompositingEncoder {
     private func popLayer(_ c: LayerComposite) {
         let layer = pop()
         depth -= 1
-        let f = c.filter
-        // The filter's stages, each making an image from the last; the composite reads the last one.
-        filterSlotsInUse.removeAll(keepingCapacity: true)
-        var source: (ref: TextureRef, rect: PixelRect) = (layer.ref, c.layerBox)
-        var lastInput = source
-        for (k, stage) in f.stages.enumerated() {
-            lastInput = source
-            let output = encodeFilterStage(stage, input: source, upsample: !(f.upsampledByComposite && k == f.stages.count - 1))
-            if case .filterImage(let n) = source.ref, f.separateShadowBlend == nil || stage.kind.isBlur { releaseFilterSlot(n) }
-            source = output
+        let list = FilterPassList(c.filter)
+        let layerImage = FilterImageLocation(ref: layer.ref, box: c.layerBox)
+        let outputs = emitImmediately(list, layer: layerImage)
+        compositeFiltered(c, passes: list) { input in
+            if case .pass(let j) = input { return outputs[j] }
+            return layerImage
         }
+    }
+
+    /// Composites a layer's final image (through the colour steps after its last stage) into the current
+    /// target; a separately composited shadow, then its source; a coarse blur result, interpolated.
+    private func compositeFiltered(_ c: LayerComposite, passes list: FilterPassList,
+                                   location: (FilterPassSpec.Input) -> FilterImageLocation) {
+        let f = c.filter
+        let source = location(list.final)
         if let shadowBlend = f.separateShadowBlend, let last = f.stages.last {
             // `disablesGroup`: the shadow alone, then the stage's input through its prefilter.
             compositeLayer(source, color: [], blend: shadowBlend, c)
-            compositeLayer(lastInput, color: last.prefilter, blend: c.blend, c)
+            compositeLayer(location(list.lastInput), color: last.prefilter, blend: c.blend, c)
         } else if f.upsampledByComposite, case .blur(let plan)? = f.stages.last?.kind {
             compositeLayer(source, color: [], blend: c.blend, c, upsampleFactor: plan.factor)
         } else {
@@ -539,7 +572,7 @@ final class CompositingEncoder {
     /// One composite of `source` (through the colour steps `color`) into the current target over the
     /// composite's box, × its opacity, through its clip.
     /// `upsampleFactor`: the source is a blur's coarse result, interpolated up by that factor.
-    private func compositeLayer(_ source: (ref: TextureRef, rect: PixelRect), color: [ColorFilterStep],
+    private func compositeLayer(_ source: FilterImageLocation, color: [ColorFilterStep],
                                 blend: GraphicsContext.BlendMode, _ c: LayerComposite, upsampleFactor: Int = 1) {
         let row = color.isEmpty ? 0 : paintRow(ColorFilterFormulas.packedTexels(color))
         guard !dry else { return }
@@ -548,7 +581,8 @@ final class CompositingEncoder {
         instance.paintRow = Int16(upsampleFactor > 1 ? upsampleFactor : row)
         instance.blendMode = Int16(blend.rawValue)
         setClip(&instance, c.clip)
-        let state = CompositeState(maskPage: maskPage(c.clip), source: source)
+        var state = CompositeState(maskPage: maskPage(c.clip), source: (source.ref, source.box))
+        state.sourceTexel = source.texel
         emit(instance, pipeline: pipeline(for: blend), state: state, copyBox: c.box)
     }
 
@@ -665,12 +699,17 @@ final class CompositingEncoder {
             flush()
             ensurePass()
             let t = targets[targets.count - 1]
+            // In the target's coordinates: a hoisted layer's device pixels are shifted to its region.
+            let copyBox = PixelRect(x: copyBox.x + shift.0, y: copyBox.y + shift.1, width: copyBox.width, height: copyBox.height)
             let x0 = max(copyBox.x, t.box.x), y0 = max(copyBox.y, t.box.y)
             let x1 = min(copyBox.x + copyBox.width, t.box.x + t.box.width)
             let y1 = min(copyBox.y + copyBox.height, t.box.y + t.box.height)
             if x1 > x0, y1 > y0 {
                 let into: TextureRef
-                if case .preciseLayer = t.ref { into = .preciseDestinationCopy } else { into = .destinationCopy }
+                switch t.ref {
+                case .preciseLayer, .preciseLayerAtlas: into = .preciseDestinationCopy
+                default: into = .destinationCopy
+                }
                 cb.passes[cb.passes.count - 1].commands.append(
                     .copyDestination(TexelRect(x: x0 - t.box.x, y: y0 - t.box.y, width: x1 - x0, height: y1 - y0),
                                      into: into))
@@ -683,6 +722,11 @@ final class CompositingEncoder {
     func append(_ instance: CompositeInstance, pipeline: Pipeline, state: CompositeState, variant given: ShaderVariant? = nil) {
         guard !dry else { return }
         ensurePass()
+        var instance = instance
+        if shift != (0, 0) {
+            instance.shiftX = Int16(shift.0)
+            instance.shiftY = Int16(shift.1)
+        }
         let variant = given ?? self.variant(of: instance, pipeline)
         if let p = pending, p.pipeline != pipeline || p.variant != variant || p.state != state { flush() }
         if pending == nil { pending = (pipeline, variant, state, instances.count) }
@@ -691,7 +735,7 @@ final class CompositingEncoder {
     }
 
     /// Ends the draw call being gathered.
-    private func flush() {
+    func flush() {
         guard let p = pending else { return }
         pending = nil
         let count = instances.count - p.first

@@ -153,6 +153,10 @@ final class Executor {
                         cache.bindTexture(unit: 3, t.id)
                     }
                     rect("u_source2Rect", state.second?.rect)
+                    for (name, t) in [("u_sourceTexel", state.sourceTexel), ("u_source2Texel", state.secondTexel)] {
+                        let l = program.uniform(name)
+                        if l >= 0 { glUniform2i(l, t.x, t.y) }
+                    }
                     if let s = state.second {
                         guard let t = textures[s.ref] else { throw RenderError.gpu("internal: texture \(s.ref) undeclared") }
                         cache.bindTexture(unit: 6, t.id)

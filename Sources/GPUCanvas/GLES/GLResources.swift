@@ -58,7 +58,12 @@ final class GLResources {
         let (internalFormat, format, type) = Self.glFormat(size.format)
         // Filter images are read with bilinear filtering by the composite that interpolates a coarse blur
         // (`PaintSource.upsampledSource`); every other read is texelFetch or a texel centre.
-        let filtering = { if case .filterImage = ref { return GL_LINEAR }; return GL_NEAREST }()
+        let filtering: GLint = {
+            switch ref {
+            case .filterImage, .filterAtlas: return GL_LINEAR
+            default: return GL_NEAREST
+            }
+        }()
         glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), filtering)
         glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), filtering)
         glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)

@@ -19,15 +19,18 @@ uniform ivec2 u_targetOrigin;
 uniform highp sampler2D u_paintData;
 layout(location = 0) in ivec4 a_rect;   // the pass's box, in the target's coordinates
 layout(location = 3) in ivec4 a_paint;  // -, parameter row, -, prefilter row (-1: none)
+layout(location = 5) in ivec4 a_clipUV; // -, -, the shift to the pass's region of a shared target
 layout(location = 6) in vec4 a_color;   // the shadow's premultiplied colour
 flat out ivec2 v_rows;
 flat out vec4 v_color;
 flat out vec4 v_params[4];              // kernel weights 0…15, or the shadow's offset, or the inverse matrix
+flat out ivec2 v_shift;
 
 void main() {
     vec2 corner = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1));
     vec2 p = vec2(a_rect.xy) + corner * vec2(a_rect.zw);
-    gl_Position = vec4((p - vec2(u_targetOrigin)) / u_targetSize * 2.0 - 1.0, 0.0, 1.0);
+    gl_Position = vec4((p + vec2(a_clipUV.zw) - vec2(u_targetOrigin)) / u_targetSize * 2.0 - 1.0, 0.0, 1.0);
+    v_shift = a_clipUV.zw;
     v_rows = a_paint.yw;
     v_color = a_color;
     for (int i = 0; i < 4; ++i) v_params[i] = texelFetch(u_paintData, ivec2(i, a_paint.y), 0);
@@ -67,21 +70,24 @@ uniform highp sampler2D u_paintData;
 uniform highp sampler2D u_source;
 uniform highp sampler2D u_source2;
 uniform ivec2 u_targetOrigin;
-uniform ivec4 u_sourceRect;
+uniform ivec4 u_sourceRect;     // the input image's box, in the coordinates of the pass
 uniform ivec4 u_source2Rect;
+uniform ivec2 u_sourceTexel;    // the texel holding the image's corner (its region of an atlas)
+uniform ivec2 u_source2Texel;
 flat in ivec2 v_rows;
 flat in vec4 v_color;
 flat in vec4 v_params[4];
+flat in ivec2 v_shift;
 layout(location = 0) out vec4 o_color;
 
 vec4 fetchSource(ivec2 p) {
     ivec2 s = p - u_sourceRect.xy;
-    return (s.x >= 0 && s.y >= 0 && s.x < u_sourceRect.z && s.y < u_sourceRect.w) ? texelFetch(u_source, s, 0) : vec4(0.0);
+    return (s.x >= 0 && s.y >= 0 && s.x < u_sourceRect.z && s.y < u_sourceRect.w) ? texelFetch(u_source, s + u_sourceTexel, 0) : vec4(0.0);
 }
 
 vec4 fetchSource2(ivec2 p) {
     ivec2 s = p - u_source2Rect.xy;
-    return (s.x >= 0 && s.y >= 0 && s.x < u_source2Rect.z && s.y < u_source2Rect.w) ? texelFetch(u_source2, s, 0) : vec4(0.0);
+    return (s.x >= 0 && s.y >= 0 && s.x < u_source2Rect.z && s.y < u_source2Rect.w) ? texelFetch(u_source2, s + u_source2Texel, 0) : vec4(0.0);
 }
 
 vec4 prefilter(vec4 t) {
@@ -148,7 +154,7 @@ vec4 bilinearMix(vec4 a, vec4 b, vec4 c, vec4 d, vec2 t) {
 }
 
 void main() {
-    ivec2 p = ivec2(gl_FragCoord.xy) + u_targetOrigin;
+    ivec2 p = ivec2(gl_FragCoord.xy) + u_targetOrigin - v_shift;
 #if FILTER_PASS == 0
     vec4 acc = vec4(0.0);
     for (int j = 0; j < FILTER_FACTOR; ++j) {

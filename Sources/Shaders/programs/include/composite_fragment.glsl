@@ -26,11 +26,13 @@ uniform highp sampler2D u_clipMask;
 uniform highp sampler2D u_source;
 uniform highp sampler2D u_image;
 uniform ivec2 u_targetOrigin;
-uniform ivec4 u_sourceRect;  // x, y, w, h of the source texture, in the coordinates drawn in
+uniform ivec4 u_sourceRect;  // x, y, w, h of the source image, in the coordinates drawn in
+uniform ivec2 u_sourceTexel; // the texel of the source texture holding the image's corner (an atlas region)
 in vec2 v_atlas;
 flat in ivec4 v_mode;
 flat in ivec4 v_clip;
 flat in ivec3 v_clipUVBlend;
+flat in ivec2 v_shift;
 flat in vec4 v_color;
 
 bool insideRect(ivec2 p, ivec2 size) {
@@ -56,7 +58,7 @@ float compositeCoverage() {
 
 vec4 compositeSource(ivec2 device) {
     ivec2 s = device - u_sourceRect.xy;
-    return insideRect(s, u_sourceRect.zw) ? texelFetch(u_source, s, 0) : vec4(0.0);
+    return insideRect(s, u_sourceRect.zw) ? texelFetch(u_source, s + u_sourceTexel, 0) : vec4(0.0);
 }
 
 vec4 compositePaint(ivec2 device) {
@@ -78,7 +80,7 @@ vec4 compositePaint(ivec2 device) {
     // A blur's coarse result, interpolated here by the texture's bilinear filter instead of in an upsample pass
     // (FilterFormulas.upsampled); the paint row field holds the grid factor. Every texel the filter reads lies
     // in the source's rectangle (FilterPlanning makes the coarse result cover them all).
-    return texture(u_source, ((vec2(device) + 0.5) * (1.0 / float(v_mode.w)) - vec2(u_sourceRect.xy))
+    return texture(u_source, ((vec2(device) + 0.5) * (1.0 / float(v_mode.w)) - vec2(u_sourceRect.xy - u_sourceTexel))
                              / vec2(textureSize(u_source, 0))) * v_color;
 #endif
     vec4 t = compositeSource(device);
@@ -111,7 +113,7 @@ uniform highp sampler2D u_destination;
 #endif
 
 void main() {
-    ivec2 device = ivec2(gl_FragCoord.xy) + u_targetOrigin;
+    ivec2 device = ivec2(gl_FragCoord.xy) + u_targetOrigin - v_shift;
 #ifdef COMPOSITE_MASK
     float v = compositePaint(device).a;
     o_color = vec4(v_mode.y == 1 ? 1.0 - v : v);

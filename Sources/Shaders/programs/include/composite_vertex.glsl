@@ -1,7 +1,9 @@
 // Vertex stage of the compositing programs (`composite*.glsl`, `mask_multiply.glsl`): one instance per band
 // or rectangle (`CompositeInstance`), drawn as a 4-vertex triangle strip. A band is a trapezoid: its left
 // and right sides are inset from the rectangle at the top and bottom (1/16 px). Positions are device pixels;
-// the target's texel (0, 0) shows device pixel `u_targetOrigin` (a layer's or a mask's box).
+// the target's texel (0, 0) shows device pixel `u_targetOrigin` (a layer's or a mask's box), and an instance's
+// shift moves it to its own place in a shared target (a hoisted layer's region of the layer atlas): device
+// pixel p lands on target texel p + shift − u_targetOrigin.
 uniform vec2 u_targetSize;
 uniform ivec2 u_targetOrigin;
 uniform vec2 u_atlasSize;
@@ -10,12 +12,13 @@ layout(location = 1) in ivec4 a_atlas;   // u, v of the top-left texel; fill rul
 layout(location = 2) in ivec4 a_insets;  // left side at top, at bottom; right side at top, at bottom
 layout(location = 3) in ivec4 a_paint;   // paint source; paint-data row; blend mode; reserved
 layout(location = 4) in ivec4 a_clip;    // the clip's device box (w = 0: unclipped)
-layout(location = 5) in ivec4 a_clipUV;  // mask-page texel of the clip box's top-left corner; reserved
+layout(location = 5) in ivec4 a_clipUV;  // mask-page texel of the clip box's top-left corner; the shift
 layout(location = 6) in vec4 a_color;    // premultiplied colour (× opacity) multiplying the paint
 out vec2 v_atlas;                        // normalised atlas coordinate of this fragment
 flat out ivec4 v_mode;                   // coverage source, rule, paint source, paint row
 flat out ivec4 v_clip;
 flat out ivec3 v_clipUVBlend;            // mask-page texel of the clip box; blend mode
+flat out ivec2 v_shift;
 flat out vec4 v_color;
 #if defined(PAINT_KIND) && (PAINT_KIND == 1 || PAINT_KIND == 5)
 // A gradient or image program reads its paint's header texels here, once per vertex, not per pixel.
@@ -35,7 +38,8 @@ void main() {
                                   : -(corner.y == 0.0 ? float(a_insets.z) : float(a_insets.w));
     vec2 offset = corner * vec2(a_rect.zw) + vec2(inset / 16.0, 0.0);
     vec2 p = vec2(a_rect.xy) + offset;
-    gl_Position = vec4((p - vec2(u_targetOrigin)) / u_targetSize * 2.0 - 1.0, 0.0, 1.0);
+    gl_Position = vec4((p + vec2(a_clipUV.zw) - vec2(u_targetOrigin)) / u_targetSize * 2.0 - 1.0, 0.0, 1.0);
+    v_shift = a_clipUV.zw;
     // Atlas texels are the band's pixels shifted: the same offset from the top-left in both. Sampled with
     // texture() at a normalised coordinate (NEAREST): on llvmpipe ~20 % cheaper than texelFetch at
     // gl_FragCoord, and at a pixel centre the coordinate is a texel centre, far from any texel edge.
