@@ -60,7 +60,8 @@ final class GLResources {
         // (`PaintSource.upsampledSource`); every other read is texelFetch or a texel centre.
         let filtering: GLint = {
             switch ref {
-            case .filterImage, .filterAtlas: return GL_LINEAR
+            // Layers too: a blur's block average reads them with the filter (every other read is texelFetch).
+            case .filterImage, .filterAtlas, .layer, .preciseLayer, .layerAtlas, .preciseLayerAtlas: return GL_LINEAR
             default: return GL_NEAREST
             }
         }()

@@ -157,6 +157,21 @@ void main() {
     ivec2 p = ivec2(gl_FragCoord.xy) + u_targetOrigin - v_shift;
 #if FILTER_PASS == 0
     vec4 acc = vec4(0.0);
+#if (FILTER_FLAGS & 1) == 0 && (FILTER_READ != 0 || FILTER_SPACE == 0)
+    // What is summed is linear in the texel (no prefilter, no change of space): a block inside the source is
+    // averaged by the texture's bilinear filter, four texels a fetch at the centre of each 2 × 2 sub-block.
+    ivec2 block = p * FILTER_FACTOR - u_sourceRect.xy;
+    if (block.x >= 0 && block.y >= 0 && block.x + FILTER_FACTOR <= u_sourceRect.z && block.y + FILTER_FACTOR <= u_sourceRect.w) {
+        vec2 size = vec2(textureSize(u_source, 0));
+        vec2 corner = vec2(block + u_sourceTexel) + 1.0;
+        vec4 quads = vec4(0.0);
+        for (int j = 0; j < FILTER_FACTOR; j += 2) {
+            for (int i = 0; i < FILTER_FACTOR; i += 2) quads += texture(u_source, (corner + vec2(i, j)) / size);
+        }
+        o_color = blurInput(quads * (4.0 / float(FILTER_FACTOR * FILTER_FACTOR)));
+        return;
+    }
+#endif
     for (int j = 0; j < FILTER_FACTOR; ++j) {
         for (int i = 0; i < FILTER_FACTOR; ++i) acc += blurInput(prefilter(fetchSource(p * FILTER_FACTOR + ivec2(i, j))));
     }
