@@ -80,22 +80,7 @@ final class GLESResourceTests: XCTestCase {
         for s in PathStrategyKind.allCases {
             for route in BlendRoute.allCases {
                 let r = try CanvasRenderer(backend: .gles(GLESOptions(device: .mesa, pathStrategy: s, blendRoute: route)))
-                var settled: GPUResourceStats?
-                var rssAt100 = 0
-                for n in 0 ..< 1000 {
-                    _ = try r.render(Self.compositedFrame(n))
-                    if n == 99 {
-                        settled = r.gpuResourceStats
-                        rssAt100 = Self.residentBytes() ?? 0
-                    }
-                    if n > 99, r.gpuResourceStats != settled {
-                        XCTFail("\(s) \(route) frame \(n): \(r.gpuResourceStats.map { "\($0)" } ?? "") ≠ \(settled.map { "\($0)" } ?? "")")
-                        break
-                    }
-                }
-                if let rss = Self.residentBytes() {
-                    XCTAssertLessThanOrEqual(rss - rssAt100, Self.residentGrowthAllowance, "\(s) \(route)")
-                }
+                try Self.assertFlatOverThousandFrames(r, "\(s) \(route)", Self.compositedFrame)
             }
         }
     }
@@ -129,21 +114,29 @@ final class GLESResourceTests: XCTestCase {
     /// objects and the resident set flat.
     func testThousandFilteredFramesKeepGLObjectsFlat() throws {
         let r = try CanvasRenderer(backend: .gles(GLESOptions(device: .mesa)))
+        try Self.assertFlatOverThousandFrames(r, "filtered", Self.filteredFrame)
+    }
+
+    /// Renders `frame(n)` for n = 0 ..< 1000: from frame 100 on, the GL object counts must not change and the
+    /// resident set must grow by at most `residentGrowthAllowance`.
+    static func assertFlatOverThousandFrames(_ r: CanvasRenderer, _ what: String, _ frame: (Int) -> Recording,
+                                             file: StaticString = #filePath, line: UInt = #line) throws {
         var settled: GPUResourceStats?
         var rssAt100 = 0
         for n in 0 ..< 1000 {
-            _ = try r.render(Self.filteredFrame(n))
+            _ = try r.render(frame(n))
             if n == 99 {
                 settled = r.gpuResourceStats
-                rssAt100 = Self.residentBytes() ?? 0
+                rssAt100 = residentBytes() ?? 0
             }
             if n > 99, r.gpuResourceStats != settled {
-                XCTFail("frame \(n): \(r.gpuResourceStats.map { "\($0)" } ?? "") ≠ \(settled.map { "\($0)" } ?? "")")
+                XCTFail("\(what) frame \(n): \(r.gpuResourceStats.map { "\($0)" } ?? "") ≠ \(settled.map { "\($0)" } ?? "")",
+                        file: file, line: line)
                 break
             }
         }
-        if let rss = Self.residentBytes() {
-            XCTAssertLessThanOrEqual(rss - rssAt100, Self.residentGrowthAllowance)
+        if let rss = residentBytes() {
+            XCTAssertLessThanOrEqual(rss - rssAt100, residentGrowthAllowance, what, file: file, line: line)
         }
     }
 

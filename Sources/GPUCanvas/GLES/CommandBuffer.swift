@@ -315,15 +315,15 @@ struct CompositeState: Equatable, CustomStringConvertible {
     var description: String {
         var parts: [String] = []
         if let m = maskPage { parts.append("clip masks \(m)") }
-        if let s = source {
-            parts.append("source \(s.ref) at \(s.rect.x),\(s.rect.y) \(s.rect.width)×\(s.rect.height)"
-                + (sourceTexel == .zero ? "" : " from texel \(sourceTexel.x),\(sourceTexel.y)"))
+        /// "source layer1 at 3,4 10×8", with " from texel 40,0" for an atlas region.
+        func image(_ name: String, _ s: (ref: TextureRef, rect: PixelRect)?, _ texel: SIMD2<Int32>) {
+            guard let s else { return }
+            parts.append("\(name) \(s.ref) at \(s.rect.x),\(s.rect.y) \(s.rect.width)×\(s.rect.height)"
+                + (texel == .zero ? "" : " from texel \(texel.x),\(texel.y)"))
         }
-        if let i = image { parts.append("image \(i)") }
-        if let s = second {
-            parts.append("second \(s.ref) at \(s.rect.x),\(s.rect.y) \(s.rect.width)×\(s.rect.height)"
-                + (secondTexel == .zero ? "" : " from texel \(secondTexel.x),\(secondTexel.y)"))
-        }
+        image("source", source, sourceTexel)
+        if let i = self.image { parts.append("image \(i)") }
+        image("second", second, secondTexel)
         return parts.isEmpty ? "plain" : parts.joined(separator: ", ")
     }
 }

@@ -178,9 +178,8 @@ enum FilterPlanning {
             let stage: FilterStage
             switch f {
             case .blur(let b):
-                let read: BlurRead = .color
                 let region = prefilterReaches ? grown(bound, by: reach(sigma: b.sigma)) : input
-                guard var plan = blurPlan(sigma: b.sigma, read: read, region: region,
+                guard var plan = blurPlan(sigma: b.sigma, read: .color, region: region,
                                           needed: b.opaque ? input.intersection(bound) : bound) else { return nil }
                 plan.space = b.space
                 plan.opaque = b.opaque
