@@ -27,6 +27,18 @@ let package = Package(
             pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg62-turbo-dev"])]
         ),
+        // The text engine's libraries: FreeType (font files, outlines), HarfBuzz (shaping), fontconfig (matching
+        // and fallback), libunibreak (UAX #14 line breaking). pkg-config names FreeType; the module map links all
+        // four. The fonts are what the engine's matching table and tests expect to find (Sources/GPUCanvas/Text).
+        .systemLibrary(
+            name: "CText",
+            path: "Sources/CText",
+            pkgConfig: "freetype2",
+            providers: [.apt([
+                "libfreetype-dev", "libharfbuzz-dev", "libfontconfig-dev", "libunibreak-dev",
+                "fonts-inter", "fonts-liberation2", "fonts-dejavu-core", "fonts-noto-core", "fonts-noto-color-emoji",
+            ])]
+        ),
         // GLSL ES programs, one file per program, shipped as resources.
         .target(
             name: "Shaders",
@@ -35,7 +47,7 @@ let package = Package(
         ),
         .target(
             name: "GPUCanvas",
-            dependencies: ["CGLES", "CJPEG", "Shaders"],
+            dependencies: ["CGLES", "CJPEG", "CText", "Shaders"],
             path: "Sources/GPUCanvas"
         ),
         .executableTarget(

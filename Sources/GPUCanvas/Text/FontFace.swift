@@ -1,0 +1,187 @@
+// One font file face, opened twice: by FreeType (outlines, post/OS2 decoration metrics) and by HarfBuzz
+// (shaping, extents). HarfBuzz reads the file's blob with its own OpenType functions, the ones `hb-shape` uses,
+// so the engine's advances are HarfBuzz's to the unit; an hb_font is immutable after creation and safe to shape
+// with from several threads. FreeType is not: every FreeType call in the engine holds `FreeTypeLibrary.lock`.
+import CText
+import Foundation
+
+/// The process's one FT_Library and the lock every FreeType call takes (FT_New_Face touches the library,
+/// FT_Load_Glyph the face's glyph slot; one lock covers both, and outlines are cached so it is rarely taken).
+enum FreeTypeLibrary {
+    static let lock = NSLock()
+    nonisolated(unsafe) static let library: FT_Library? = {
+        var library: FT_Library?
+        return FT_Init_FreeType(&library) == 0 ? library : nil
+    }()
+
+    /// FreeType's text for `error`. Debian's FreeType is built without FT_CONFIG_OPTION_ERROR_STRINGS, so
+    /// FT_Error_String gives NULL; the codes a bad file gives are spelled out here (fterrdef.h's words).
+    static func describe(_ error: FT_Error) -> String {
+        if let text = FT_Error_String(error) { return String(cString: text) }
+        switch error {
+        case 0x01: return "cannot open resource"
+        case 0x02: return "unknown file format"
+        case 0x03: return "broken file"
+        case 0x06: return "invalid argument"
+        case 0x07: return "unimplemented feature"
+        case 0x08: return "broken table"
+        case 0x09: return "broken offset within table"
+        case 0x10: return "invalid glyph index"
+        case 0x23: return "invalid outline"
+        case 0x40: return "out of memory"
+        case 0x51: return "stream operation error"
+        case 0x55: return "invalid stream operation"
+        case 0x56: return "invalid stream seek"
+        case 0x58: return "invalid stream read"
+        default: return String(format: "FreeType error 0x%02X", Int(error))
+        }
+    }
+}
+
+/// One font file opened with FreeType (one face of it), shared by all sizes. Thread-safe.
+///
+/// DejaVu Sans: unitsPerEm 2048, ascender 1901, descender −483, lineGap 0 (HarfBuzz's horizontal extents, from
+/// hhea). `outline(glyph:)` of its 'o' is two closed contours in font units, y up.
+final class FontFace: @unchecked Sendable, CustomStringConvertible {
+    /// Process-unique, assigned in load order.
+    let id: Int
+    let path: String
+    let index: Int
+    let familyName: String
+    let styleName: String
+    let unitsPerEm: Double
+    /// Font units, descender negative (HarfBuzz h-extents).
+    let ascender: Double
+    let descender: Double
+    let lineGap: Double
+    /// Bitmap colour glyphs (CBDT/sbix, e.g. Noto Color Emoji): no outlines to fill.
+    let hasColorBitmaps: Bool
+    /// Underline centre below the baseline is negative (FreeType's `underline_position`, from post), font units.
+    let underlinePosition: Double
+    let underlineThickness: Double
+    /// Top of the strikeout stroke above the baseline (OS/2 yStrikeoutPosition), and its thickness, font units.
+    let strikeoutPosition: Double
+    let strikeoutSize: Double
+
+    private let ftFace: FT_Face
+    let hbFont: OpaquePointer   // hb_font_t *
+    private var outlines: [UInt32: Path] = [:]   // guarded by FreeTypeLibrary.lock
+
+    /// Opens face `index` of `path`; throws `TextError.invalidFont` with FreeType's words.
+    init(path: String, index: Int, id: Int) throws {
+        FreeTypeLibrary.lock.lock()
+        defer { FreeTypeLibrary.lock.unlock() }
+        guard let library = FreeTypeLibrary.library else {
+            throw TextError.invalidFont(path: path, reason: "FreeType could not be initialised")
+        }
+        var face: FT_Face?
+        let error = FT_New_Face(library, path, FT_Long(index), &face)
+        guard error == 0, let face else {
+            throw TextError.invalidFont(path: path, reason: FreeTypeLibrary.describe(error))
+        }
+        guard face.pointee.units_per_EM > 0 else {
+            FT_Done_Face(face)
+            throw TextError.invalidFont(path: path, reason: "no units per em (not a scalable font)")
+        }
+        guard let blob = hb_blob_create_from_file_or_fail(path) else {
+            FT_Done_Face(face)
+            throw TextError.invalidFont(path: path, reason: "HarfBuzz could not read the file")
+        }
+        let hbFace = hb_face_create(blob, UInt32(index))
+        hb_blob_destroy(blob)
+        let font = hb_font_create(hbFace)!
+        hb_face_destroy(hbFace)
+        hb_font_make_immutable(font)
+
+        self.id = id
+        self.path = path
+        self.index = index
+        self.ftFace = face
+        self.hbFont = font
+        familyName = face.pointee.family_name.map { String(cString: $0) } ?? ""
+        styleName = face.pointee.style_name.map { String(cString: $0) } ?? ""
+        let upem = Double(face.pointee.units_per_EM)
+        unitsPerEm = upem
+        // hb_font_create's scale is the face's upem, so HarfBuzz answers in font units.
+        var extents = hb_font_extents_t()
+        if hb_font_get_h_extents(font, &extents) != 0, extents.ascender != 0 || extents.descender != 0 {
+            ascender = Double(extents.ascender)
+            descender = Double(extents.descender)
+            lineGap = Double(extents.line_gap)
+        } else {
+            ascender = Double(face.pointee.ascender)
+            descender = Double(face.pointee.descender)
+            lineGap = max(0, Double(face.pointee.height) - ascender + descender)
+        }
+        hasColorBitmaps = ctext_face_has_color(face) != 0 || hb_ot_color_has_png(hb_font_get_face(font)) != 0
+        // Fallbacks when a table is missing: 1/20 em bars, underline 1/10 em below, strikeout at 1/4 em
+        // (about half a Latin x-height).
+        let thickness = face.pointee.underline_thickness > 0 ? Double(face.pointee.underline_thickness) : upem / 20
+        underlineThickness = thickness
+        underlinePosition = face.pointee.underline_position != 0 ? Double(face.pointee.underline_position) : -upem / 10
+        if let os2 = FT_Get_Sfnt_Table(face, FT_SFNT_OS2)?.assumingMemoryBound(to: TT_OS2.self),
+           os2.pointee.version != 0xFFFF, os2.pointee.yStrikeoutSize > 0 {
+            strikeoutPosition = Double(os2.pointee.yStrikeoutPosition)
+            strikeoutSize = Double(os2.pointee.yStrikeoutSize)
+        } else {
+            strikeoutPosition = upem / 4 + thickness / 2
+            strikeoutSize = thickness
+        }
+    }
+
+    deinit {
+        hb_font_destroy(hbFont)
+        FreeTypeLibrary.lock.lock()
+        FT_Done_Face(ftFace)
+        FreeTypeLibrary.lock.unlock()
+    }
+
+    /// The glyph for `scalar` in this face's cmap, or nil (HarfBuzz; thread-safe).
+    func glyph(for scalar: UInt32) -> UInt32? {
+        var glyph: hb_codepoint_t = 0
+        return hb_font_get_nominal_glyph(hbFont, scalar, &glyph) != 0 ? glyph : nil
+    }
+
+    /// The glyph's outline in font units, y UP as in the font, unhinted; empty for a bitmap-only glyph, a space,
+    /// or a glyph FreeType cannot load. Contours wind as TrueType's do (outer contours clockwise in y-up
+    /// coordinates): a PostScript/CFF outline, which winds the other way, is reversed, so a nonzero fill of
+    /// glyphs from different fonts adds up. Quadratic and cubic segments stay quad/cubic elements. Cached.
+    func outline(glyph: UInt32) -> Path {
+        FreeTypeLibrary.lock.lock()
+        defer { FreeTypeLibrary.lock.unlock() }
+        if let cached = outlines[glyph] { return cached }
+        var path = Path()
+        let flags = Int32(FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP | FT_LOAD_NO_SCALE)
+        if FT_Load_Glyph(ftFace, glyph, flags) == 0, let slot = ftFace.pointee.glyph,
+           slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE {
+            if FT_Outline_Get_Orientation(&slot.pointee.outline) == FT_ORIENTATION_POSTSCRIPT {
+                FT_Outline_Reverse(&slot.pointee.outline)
+            }
+            var sink = ctext_outline_sink()
+            if ctext_outline_decompose(&slot.pointee.outline, &sink) == 0 {
+                for i in 0..<sink.count {
+                    let e = sink.elements[i]
+                    let to = CGPoint(x: e.x, y: e.y)
+                    switch e.verb {
+                    case 0:
+                        path.closeSubpath()
+                        path.move(to: to)
+                    case 1: path.addLine(to: to)
+                    case 2: path.addQuadCurve(to: to, control: CGPoint(x: e.x1, y: e.y1))
+                    default:
+                        path.addCurve(to: to, control1: CGPoint(x: e.x1, y: e.y1), control2: CGPoint(x: e.x2, y: e.y2))
+                    }
+                }
+                path.closeSubpath()
+            }
+            free(sink.elements)
+        }
+        outlines[glyph] = path
+        return path
+    }
+
+    /// "DejaVu Sans Book (/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf)"
+    var description: String {
+        "\(familyName) \(styleName) (\(path)\(index == 0 ? "" : "#\(index)"))"
+    }
+}

@@ -1,0 +1,511 @@
+// The text engine: spans → paragraphs → font runs (fontconfig fallback per character) → HarfBuzz shaping →
+// UAX #14 line breaking (libunibreak) → positioned glyphs in points, y down, left-aligned at x = 0.
+//
+// Decisions (SwiftUI's behaviour as far as it can be told from outside):
+// - Line height = ascent + descent + line gap for every line, the last included (CoreText's typographic line
+//   height includes the leading). Baseline k+1 = baseline k + descent k + gap k + ascent k+1.
+// - An empty or whitespace-only string (or paragraph) is one empty line of the span's primary font: zero width,
+//   one line's height.
+// - "\n", "\r\n", "\r", U+2028, U+2029 and U+0085 end a paragraph (a line that always breaks). "\t" is a space
+//   (no tab stops). Other control characters (Cc) are dropped: no .notdef boxes.
+// - A size that is not a finite number > 0 in any span gives `TextLayout.empty` (the API layer reports it).
+// - Bidi: not UAX #9, a simple rule. Each character is strong right-to-left (Hebrew, Arabic, Syriac, Thaana,
+//   NKo… blocks, less the Arabic-Indic digits), strong left-to-right (letters, digits, marks elsewhere) or
+//   neutral (spaces, punctuation, symbols). A run of neutrals takes its neighbours' direction when both agree,
+//   else the paragraph's, which is its first strong character's (left-to-right when none). On a line, runs get
+//   levels (LTR paragraph: L 0, R 1; RTL paragraph: R 1, L 2) and are reordered by UAX #9's rule L2; HarfBuzz
+//   gives each RTL run's glyphs in visual order. Lines stay left-aligned whatever the direction.
+// - Runs are shaped once per paragraph; a line break inside a run keeps the advances shaped across it (a
+//   kerning pair or ligature that straddles a break is not re-shaped).
+//
+// Measured (release, this 2-core machine): see TextEngineTests.testMillionCharacters.
+import CText
+import Foundation
+
+final class TextEngine: @unchecked Sendable {
+    static let shared = TextEngine()
+
+    private let lock = NSLock()
+    private var faces: [FontFace] = []
+    private var facesByFile: [String: FontFace] = [:]
+    private var failedFiles: [String: TextError] = [:]
+    private var fallbackChoice: [FallbackKey: Int] = [:]   // face id, or -1: no installed face has it
+    private let matcher = FontMatcher()
+
+    private struct FallbackKey: Hashable { var key: FontFaceKey; var scalar: UInt32; var color: Bool }
+
+    init() { init_linebreak() }
+
+    func face(id: Int) -> FontFace {
+        lock.lock()
+        defer { lock.unlock() }
+        return faces[id]
+    }
+
+    /// Every face opened so far, in load order (id order).
+    var loadedFaces: [FontFace] {
+        lock.lock()
+        defer { lock.unlock() }
+        return faces
+    }
+
+    /// The face at `path` (face `index`), opened once. Throws `TextError.invalidFont` for a file FreeType refuses
+    /// (remembered: the file is not tried again).
+    func loadFace(path: String, index: Int = 0) throws -> FontFace {
+        let key = "\(path)#\(index)"
+        lock.lock()
+        defer { lock.unlock() }
+        if let face = facesByFile[key] { return face }
+        if let error = failedFiles[key] { throw error }
+        do {
+            let face = try FontFace(path: path, index: index, id: faces.count)
+            faces.append(face)
+            facesByFile[key] = face
+            return face
+        } catch let error as TextError {
+            failedFiles[key] = error
+            throw error
+        }
+    }
+
+    /// The primary face for `request`: its file, or fontconfig's match.
+    func primaryFace(_ request: FontRequest) throws -> FontFace {
+        guard let match = matcher.match(request.faceKey) else {
+            throw TextError.invalidFont(path: request.family ?? "(system font)", reason: "fontconfig found no font")
+        }
+        return try loadFace(path: match.primary.path, index: match.primary.index)
+    }
+
+    /// The face that draws `scalar` when the primary lacks it: the first face of fontconfig's sorted list for the
+    /// request that covers it (colour faces first when `color`); nil when none does. Faces that fail to open are
+    /// skipped.
+    func fallbackFace(for scalar: UInt32, request key: FontFaceKey, color: Bool) -> FontFace? {
+        let cacheKey = FallbackKey(key: key, scalar: scalar, color: color)
+        lock.lock()
+        if let id = fallbackChoice[cacheKey] {
+            lock.unlock()
+            return id >= 0 ? face(id: id) : nil
+        }
+        lock.unlock()
+        var chosen: FontFace?
+        if let match = matcher.match(key) {
+            let ordered = color ? match.fallbacks.filter(\.isColor) + match.fallbacks.filter { !$0.isColor }
+                : match.fallbacks
+            for candidate in ordered where candidate.covers(scalar) {
+                if let face = try? loadFace(path: candidate.path, index: candidate.index),
+                   face.glyph(for: scalar) != nil {
+                    chosen = face
+                    break
+                }
+            }
+        }
+        lock.lock()
+        fallbackChoice[cacheKey] = chosen?.id ?? -1
+        lock.unlock()
+        return chosen
+    }
+
+    /// `"Arial → Liberation Sans Regular (/usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf)"`;
+    /// the system font reads `"system font (default) → Inter Regular (…)"`.
+    func describeMatch(_ request: FontRequest) -> String {
+        let asked = request.file ?? request.family ?? "system font (\(request.design.rawValue))"
+        do {
+            return "\(asked) → \(try primaryFace(request))"
+        } catch {
+            return "\(asked) → \(error)"
+        }
+    }
+
+    /// Lays out `spans` as one paragraph flow; `maxWidth` nil (or not a finite number) does not wrap.
+    ///
+    /// `layout([TextSpan(string: "Hi", font: FontRequest(family: "DejaVu Sans", size: 20))], maxWidth: nil)`
+    /// → 2 glyphs on one line, baseline 18.564 (1901 × 20/2048), size 23.279 × 23.281.
+    func layout(_ spans: [TextSpan], maxWidth: Double?) throws -> TextLayout {
+        guard !spans.isEmpty, spans.allSatisfy({ $0.font.size.isFinite && $0.font.size > 0 }) else { return .empty }
+        let wrapWidth = maxWidth.flatMap { $0.isFinite ? max($0, 0) : nil }
+        var builder = try LayoutBuilder(engine: self, spans: spans)
+        return builder.run(maxWidth: wrapWidth)
+    }
+}
+
+// MARK: - Layout
+
+/// One layout call's working state.
+private struct LayoutBuilder {
+    let engine: TextEngine
+    let spans: [TextSpan]
+    let primaries: [FontFace]
+    /// Per span: HarfBuzz features (tnum, liga/clig off).
+    let features: [[hb_feature_t]]
+    var faceByID: [Int: FontFace] = [:]
+
+    var glyphs: [PositionedGlyph] = []
+    var lines: [LaidOutLine] = []
+    var decorations: [TextDecoration] = []
+    var top = 0.0          // y of the next line's top
+    var width = 0.0
+
+    init(engine: TextEngine, spans: [TextSpan]) throws {
+        self.engine = engine
+        self.spans = spans
+        primaries = try spans.map { try engine.primaryFace($0.font) }
+        features = spans.map { span in
+            var list: [String] = []
+            if span.font.monospacedDigit { list.append("tnum") }
+            if span.tracking != 0 { list += ["liga=0", "clig=0"] }
+            return list.map { text in
+                var feature = hb_feature_t()
+                _ = hb_feature_from_string(text, -1, &feature)
+                return feature
+            }
+        }
+        for face in primaries { faceByID[face.id] = face }
+    }
+
+    mutating func run(maxWidth: Double?) -> TextLayout {
+        var paragraph = Paragraph()
+        var fallbackMemo: [MemoKey: Int] = [:]
+        for (spanIndex, span) in spans.enumerated() {
+            let primary = primaries[spanIndex]
+            let key = span.font.faceKey
+            for character in span.string {
+                let scalars = character.unicodeScalars
+                let first = scalars.first!.value
+                if Paragraph.isHardBreak(first) {
+                    paragraph.endSpan = spanIndex
+                    layOut(paragraph, maxWidth: maxWidth)
+                    paragraph = Paragraph()
+                    continue
+                }
+                if first == 0x09 {
+                    paragraph.append(scalars: [0x20], span: spanIndex, face: primary.id, direction: .neutral, space: true)
+                    continue
+                }
+                if Paragraph.isControl(first) { continue }
+                // The face: the primary when it has the base character (or it is a space), else a fallback.
+                let emoji = scalars.contains { $0.value == 0xFE0F }
+                    || (first >= 0x2000 && scalars.first!.properties.isEmojiPresentation)
+                var faceID = primary.id
+                if emoji || (first > 0x20 && primary.glyph(for: first) == nil) {
+                    let memoKey = MemoKey(span: spanIndex, scalar: first, emoji: emoji)
+                    if let id = fallbackMemo[memoKey] {
+                        faceID = id
+                    } else {
+                        if let face = engine.fallbackFace(for: first, request: key, color: emoji) {
+                            faceID = face.id
+                            faceByID[face.id] = face
+                        }
+                        fallbackMemo[memoKey] = faceID
+                    }
+                }
+                let space = character.isWhitespace
+                paragraph.append(scalars: scalars.map(\.value), span: spanIndex, face: faceID,
+                                 direction: space ? .neutral : Paragraph.direction(of: scalars.first!), space: space)
+            }
+        }
+        paragraph.endSpan = spans.count - 1
+        layOut(paragraph, maxWidth: maxWidth)
+        let first = lines.first?.baseline ?? 0
+        let last = lines.last?.baseline ?? 0
+        return TextLayout(glyphs: glyphs, lines: lines, decorations: decorations,
+                          size: CGSize(width: width, height: top), firstBaseline: first, lastBaseline: last)
+    }
+
+    private struct MemoKey: Hashable { var span: Int; var scalar: UInt32; var emoji: Bool }
+
+    /// A glyph of the paragraph in logical order, advance in points (kerning and tracking included).
+    private struct ShapedGlyph {
+        var glyph: UInt32
+        var cluster: Int
+        var advance: Double
+        var dx: Double, dy: Double
+        var faceID: Int
+        var span: Int
+        var run: Int
+    }
+
+    private struct Run {
+        var range: Range<Int>
+        var rightToLeft: Bool
+    }
+
+    private mutating func layOut(_ paragraph: Paragraph, maxWidth: Double?) {
+        var p = paragraph
+        let n = p.scalars.count
+        let rtlParagraph = p.resolveDirections()
+        // Runs: maximal ranges of one span, one face, one direction.
+        var runs: [Run] = []
+        var start = 0
+        for i in 1...max(n, 1) where i == n || p.span[i] != p.span[start] || p.face[i] != p.face[start]
+            || p.rightToLeft[i] != p.rightToLeft[start] {
+            if i > start { runs.append(Run(range: start..<i, rightToLeft: p.rightToLeft[start])) }
+            start = i
+            if i == n { break }
+        }
+        // Shape.
+        var shaped: [ShapedGlyph] = []
+        shaped.reserveCapacity(n)
+        let buffer = hb_buffer_create()
+        defer { hb_buffer_destroy(buffer) }
+        p.scalars.withUnsafeBufferPointer { text in
+            for (runIndex, run) in runs.enumerated() {
+                let spanIndex = p.span[run.range.lowerBound]
+                let span = spans[spanIndex]
+                let face = faceByID[p.face[run.range.lowerBound]]!
+                let scale = span.font.size / face.unitsPerEm
+                let extra = span.kerning + span.tracking
+                hb_buffer_clear_contents(buffer)
+                hb_buffer_add_utf32(buffer, text.baseAddress, Int32(n), UInt32(run.range.lowerBound),
+                                    Int32(run.range.count))
+                hb_buffer_set_direction(buffer, run.rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+                hb_buffer_guess_segment_properties(buffer)
+                features[spanIndex].withUnsafeBufferPointer {
+                    hb_shape(face.hbFont, buffer, $0.baseAddress, UInt32($0.count))
+                }
+                var count: UInt32 = 0
+                let infos = hb_buffer_get_glyph_infos(buffer, &count)!
+                let positions = hb_buffer_get_glyph_positions(buffer, &count)!
+                let first = shaped.count
+                for g in 0..<Int(count) {
+                    let info = infos[g], pos = positions[g]
+                    shaped.append(ShapedGlyph(
+                        glyph: info.codepoint, cluster: Int(info.cluster),
+                        advance: Double(pos.x_advance) * scale + extra,
+                        dx: Double(pos.x_offset) * scale, dy: Double(pos.y_offset) * scale,
+                        faceID: face.id, span: spanIndex, run: runIndex))
+                }
+                if run.rightToLeft { shaped[first...].reverse() }   // HarfBuzz's visual order → logical
+            }
+        }
+        // Per-character advances (a cluster's advance counts on its first character) and their prefix sums.
+        var prefix = [Double](repeating: 0, count: n + 1)
+        var glyphStart = [Int](repeating: shaped.count, count: n + 1)   // first glyph with cluster ≥ i
+        do {
+            var advance = [Double](repeating: 0, count: n)
+            for g in shaped.indices.reversed() {
+                advance[shaped[g].cluster] += shaped[g].advance
+                glyphStart[shaped[g].cluster] = g
+            }
+            for i in stride(from: n - 1, through: 0, by: -1) where glyphStart[i] > glyphStart[i + 1] {
+                glyphStart[i] = glyphStart[i + 1]
+            }
+            for i in 0..<n { prefix[i + 1] = prefix[i] + advance[i] }
+        }
+        // contentEnd[e]: the end of the last non-space character at or before e (trailing spaces trimmed).
+        var contentEnd = [Int](repeating: 0, count: n + 1)
+        for e in 1...max(n, 1) where e <= n { contentEnd[e] = p.space[e - 1] ? contentEnd[e - 1] : e }
+
+        for line in breakLines(p, prefix: prefix, contentEnd: contentEnd, maxWidth: maxWidth) {
+            let end = max(contentEnd[line.upperBound], line.lowerBound)
+            place(glyphs: glyphStart[line.lowerBound]..<glyphStart[end], of: shaped, runs: runs,
+                  rtlParagraph: rtlParagraph, emptySpan: n == 0 ? p.endSpan : p.span[line.lowerBound])
+        }
+    }
+
+    /// Greedy UAX #14 breaking: each line ends at the last break opportunity whose content (trailing spaces
+    /// excluded) fits `maxWidth`; a word wider than the line breaks between graphemes (at least one per line).
+    /// "The quick brown fox" at 2 words' width → ["The quick ", "brown fox"].
+    private func breakLines(_ p: Paragraph, prefix: [Double], contentEnd: [Int], maxWidth: Double?) -> [Range<Int>] {
+        let n = p.scalars.count
+        guard let maxWidth, n > 0 else { return [0..<n] }
+        /// Widths are sums of HarfBuzz advances × size/upem; a line that fits exactly must not break on rounding.
+        let fitTolerance = 1e-9 * max(1, maxWidth)
+        var breaks = [CChar](repeating: 0, count: n)
+        p.scalars.withUnsafeBufferPointer { text in
+            breaks.withUnsafeMutableBufferPointer {
+                set_linebreaks_utf32(text.baseAddress, n, nil, $0.baseAddress)
+            }
+        }
+        var lines: [Range<Int>] = []
+        var lineStart = 0
+        var lastOpportunity = -1      // where the next line would start
+        var lastGraphemeEnd = -1      // the previous grapheme boundary after lineStart
+        var i = 0
+        while i < n {
+            let end = i + 1
+            guard end == n || p.graphemeStart[end] else { i += 1; continue }
+            let lineWidth = prefix[max(contentEnd[end], lineStart)] - prefix[lineStart]
+            if lineWidth > maxWidth + fitTolerance {
+                if lastOpportunity > lineStart {
+                    lines.append(lineStart..<lastOpportunity)
+                    lineStart = lastOpportunity
+                    lastGraphemeEnd = -1
+                    continue   // measure this character again on the new line
+                }
+                if lastGraphemeEnd > lineStart {
+                    lines.append(lineStart..<lastGraphemeEnd)
+                    lineStart = lastGraphemeEnd
+                    lastGraphemeEnd = -1
+                    continue
+                }
+            }
+            if end < n && Int32(breaks[i]) == LINEBREAK_ALLOWBREAK { lastOpportunity = end }
+            lastGraphemeEnd = end
+            i += 1
+        }
+        lines.append(lineStart..<n)
+        return lines
+    }
+
+    /// Places one line's glyphs (logical `range` of `shaped`) left to right, runs in bidi order, and its bars.
+    private mutating func place(glyphs range: Range<Int>, of shaped: [ShapedGlyph], runs: [Run], rtlParagraph: Bool,
+                                emptySpan: Int) {
+        // Segments: the line's pieces of each run, reordered by UAX #9 L2 on their levels.
+        var segments: [(range: Range<Int>, level: Int)] = []
+        var start = range.lowerBound
+        for g in range where g + 1 == range.upperBound || shaped[g + 1].run != shaped[g].run {
+            let rtl = runs[shaped[g].run].rightToLeft
+            segments.append((start..<(g + 1), rtl ? 1 : (rtlParagraph ? 2 : 0)))
+            start = g + 1
+        }
+        if let highest = segments.map(\.level).max() {
+            for level in stride(from: highest, through: 1, by: -1) {
+                var s = 0
+                while s < segments.count {
+                    guard segments[s].level >= level else { s += 1; continue }
+                    var e = s
+                    while e < segments.count && segments[e].level >= level { e += 1 }
+                    segments[s..<e].reverse()
+                    s = e
+                }
+            }
+        }
+        // Metrics: the faces drawn on the line, or the span's primary for an empty line.
+        var ascent = 0.0, descent = 0.0, gap = 0.0
+        var seen = Set<Int>()
+        for g in range where seen.insert(shaped[g].faceID &* 4096 &+ shaped[g].span).inserted {
+            let face = faceByID[shaped[g].faceID]!
+            let scale = spans[shaped[g].span].font.size / face.unitsPerEm
+            ascent = max(ascent, face.ascender * scale)
+            descent = max(descent, -face.descender * scale)
+            gap = max(gap, face.lineGap * scale)
+        }
+        if range.isEmpty {
+            let face = primaries[emptySpan]
+            let scale = spans[emptySpan].font.size / face.unitsPerEm
+            ascent = face.ascender * scale; descent = -face.descender * scale; gap = max(0, face.lineGap * scale)
+        }
+        let baseline = top + ascent
+        // Glyphs, and decoration pieces: (span, x from, x to) for contiguous glyphs of one span.
+        let firstGlyph = glyphs.count
+        var pen = 0.0
+        var pieces: [(span: Int, from: Double, to: Double)] = []
+        for segment in segments {
+            let rtl = segment.level % 2 == 1
+            let order = rtl ? Array(segment.range.reversed()) : Array(segment.range)
+            for g in order {
+                let s = shaped[g]
+                glyphs.append(PositionedGlyph(
+                    faceID: s.faceID, glyph: s.glyph, x: pen + s.dx,
+                    y: baseline - s.dy - spans[s.span].baselineOffset, size: spans[s.span].font.size, span: s.span))
+                if let last = pieces.last, last.span == s.span, last.to == pen {
+                    pieces[pieces.count - 1].to = pen + s.advance
+                } else {
+                    pieces.append((s.span, pen, pen + s.advance))
+                }
+                pen += s.advance
+            }
+        }
+        for piece in pieces {
+            let span = spans[piece.span]
+            guard span.underline || span.strikethrough else { continue }
+            let face = primaries[piece.span]
+            let scale = span.font.size / face.unitsPerEm
+            let y = baseline - span.baselineOffset
+            if span.underline {
+                let thickness = face.underlineThickness * scale
+                let center = y - face.underlinePosition * scale
+                decorations.append(TextDecoration(
+                    rect: CGRect(x: piece.from, y: center - thickness / 2, width: piece.to - piece.from, height: thickness),
+                    span: piece.span))
+            }
+            if span.strikethrough {
+                decorations.append(TextDecoration(
+                    rect: CGRect(x: piece.from, y: y - face.strikeoutPosition * scale, width: piece.to - piece.from,
+                                 height: face.strikeoutSize * scale),
+                    span: piece.span))
+            }
+        }
+        lines.append(LaidOutLine(glyphs: firstGlyph..<glyphs.count, baseline: baseline, width: pen,
+                                 ascent: ascent, descent: descent))
+        width = max(width, pen)
+        top = baseline + descent + gap
+    }
+}
+
+/// One paragraph's characters as Unicode scalars, with per-scalar attributes.
+private struct Paragraph {
+    enum Direction: UInt8 { case neutral, leftToRight, rightToLeft }
+
+    var scalars: [UInt32] = []
+    var span: [Int] = []
+    var face: [Int] = []
+    var direction: [Direction] = []
+    var rightToLeft: [Bool] = []   // resolved by `resolveDirections`
+    var space: [Bool] = []
+    var graphemeStart: [Bool] = []
+    /// The span the paragraph ended in (its hard break's, or the last): an empty paragraph's font.
+    var endSpan = 0
+
+    mutating func append(scalars new: [UInt32], span s: Int, face f: Int, direction d: Direction, space isSpace: Bool) {
+        for (k, scalar) in new.enumerated() {
+            scalars.append(scalar)
+            span.append(s)
+            face.append(f)
+            direction.append(d)
+            space.append(isSpace)
+            graphemeStart.append(k == 0)
+        }
+    }
+
+    /// Neutrals take both neighbours' direction when they agree, else the paragraph's (its first strong
+    /// character's). Returns whether the paragraph is right-to-left.
+    mutating func resolveDirections() -> Bool {
+        let n = scalars.count
+        let paragraphRTL = direction.first { $0 != .neutral } == .rightToLeft
+        rightToLeft = [Bool](repeating: paragraphRTL, count: n)
+        var nextStrong = [Direction](repeating: .neutral, count: n + 1)
+        for i in stride(from: n - 1, through: 0, by: -1) {
+            nextStrong[i] = direction[i] == .neutral ? nextStrong[i + 1] : direction[i]
+        }
+        var previous = Direction.neutral
+        for i in 0..<n {
+            switch direction[i] {
+            case .leftToRight, .rightToLeft:
+                previous = direction[i]
+                rightToLeft[i] = previous == .rightToLeft
+            case .neutral:
+                if previous != .neutral && previous == nextStrong[i + 1] { rightToLeft[i] = previous == .rightToLeft }
+            }
+        }
+        return paragraphRTL
+    }
+
+    static func isHardBreak(_ scalar: UInt32) -> Bool {
+        scalar == 0x0A || scalar == 0x0D || scalar == 0x2028 || scalar == 0x2029 || scalar == 0x85 || scalar == 0x0B
+            || scalar == 0x0C
+    }
+
+    /// General category Cc (C0, DEL, C1).
+    static func isControl(_ scalar: UInt32) -> Bool { scalar < 0x20 || (scalar >= 0x7F && scalar < 0xA0) }
+
+    static func direction(of scalar: Unicode.Scalar) -> Direction {
+        let v = scalar.value
+        if v < 0x80 {
+            let c = UInt8(v)
+            return (c >= 0x30 && c <= 0x39) || (c | 0x20 >= 0x61 && c | 0x20 <= 0x7A) ? .leftToRight : .neutral
+        }
+        if (0x0660...0x0669).contains(v) || (0x06F0...0x06F9).contains(v) { return .leftToRight }
+        if (0x0590...0x08FF).contains(v) || (0xFB1D...0xFDFF).contains(v) || (0xFE70...0xFEFF).contains(v)
+            || (0x10800...0x10FFF).contains(v) || (0x1E800...0x1EFFF).contains(v) {
+            return .rightToLeft
+        }
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .decimalNumber,
+             .spacingMark, .letterNumber:
+            return .leftToRight
+        default:
+            return .neutral
+        }
+    }
+}

@@ -1,0 +1,123 @@
+// The text engine's values: what a run of text asks for (FontRequest, TextSpan) and what the engine answers
+// (TextLayout: positioned glyphs, lines, decoration bars). Everything here is in points; font units appear only
+// inside FontFace.
+import Foundation
+
+/// SwiftUI's `Font.Design`, as the font system sees it: which family stands in for "the system font".
+enum FontDesignKind: String, Hashable, Sendable, CaseIterable {
+    case `default`, serif, rounded, monospaced
+}
+
+/// What a run of text asks of the font system: SwiftUI's Font reduced to numbers.
+///
+/// `FontRequest(family: "Arial", size: 20, weight: 700)` matches Liberation Sans Bold here (fontconfig's metric
+/// alias); `FontRequest(size: 17)` is the system font (Inter Regular, see `FontMatcher`).
+struct FontRequest: Hashable, Sendable {
+    /// As written in code ("Arial Rounded MT Bold"); nil = the system font of `design`.
+    var family: String?
+    /// A font file path (scene files may name one); wins over `family`.
+    var file: String?
+    /// Points (the em size).
+    var size: Double
+    /// 100…900: regular 400, medium 500, semibold 600, bold 700.
+    var weight: Double
+    var italic: Bool
+    var design: FontDesignKind
+    /// HarfBuzz feature "tnum" (tabular figures).
+    var monospacedDigit: Bool
+
+    init(family: String? = nil, file: String? = nil, size: Double, weight: Double = 400, italic: Bool = false,
+         design: FontDesignKind = .default, monospacedDigit: Bool = false) {
+        self.family = family; self.file = file; self.size = size; self.weight = weight; self.italic = italic
+        self.design = design; self.monospacedDigit = monospacedDigit
+    }
+
+    /// The request without its size: faces and fallback lists do not depend on it, so they are cached per key.
+    var faceKey: FontFaceKey {
+        FontFaceKey(family: family, file: file, weight: weight.isFinite ? weight : 400, italic: italic, design: design)
+    }
+}
+
+/// A `FontRequest` less what does not change which face is chosen (size, tnum).
+struct FontFaceKey: Hashable, Sendable {
+    var family: String?
+    var file: String?
+    var weight: Double
+    var italic: Bool
+    var design: FontDesignKind
+}
+
+/// A run of text with one set of attributes.
+struct TextSpan: Sendable, Equatable {
+    var string: String
+    var font: FontRequest
+    /// Extra points added after each glyph (SwiftUI kerning).
+    var kerning: Double = 0
+    /// Extra points added after each glyph, ligatures disabled when ≠ 0 (SwiftUI tracking).
+    var tracking: Double = 0
+    /// Points, positive = up.
+    var baselineOffset: Double = 0
+    var underline: Bool = false
+    var strikethrough: Bool = false
+
+    init(string: String, font: FontRequest, kerning: Double = 0, tracking: Double = 0, baselineOffset: Double = 0,
+         underline: Bool = false, strikethrough: Bool = false) {
+        self.string = string; self.font = font; self.kerning = kerning; self.tracking = tracking
+        self.baselineOffset = baselineOffset; self.underline = underline; self.strikethrough = strikethrough
+    }
+}
+
+/// One glyph placed in a layout.
+struct PositionedGlyph: Sendable, Equatable {
+    var faceID: Int
+    var glyph: UInt32
+    /// The glyph origin (its baseline point) in points, y DOWN, relative to the layout's top-left.
+    var x: Double
+    var y: Double
+    /// Em size in points.
+    var size: Double
+    /// Which TextSpan it came from.
+    var span: Int
+}
+
+struct LaidOutLine: Sendable, Equatable {
+    /// Indices into `TextLayout.glyphs`, in visual (left-to-right) order.
+    var glyphs: Range<Int>
+    /// y of the baseline from the layout's top.
+    var baseline: Double
+    /// Trailing whitespace excluded.
+    var width: Double
+    /// > 0, in points.
+    var ascent: Double
+    var descent: Double
+}
+
+/// An underline or strikethrough bar, in layout coordinates.
+struct TextDecoration: Sendable, Equatable {
+    var rect: CGRect
+    var span: Int
+}
+
+struct TextLayout: Sendable, Equatable {
+    var glyphs: [PositionedGlyph]
+    var lines: [LaidOutLine]
+    var decorations: [TextDecoration]
+    /// width = widest line (trailing spaces excluded), height = sum of line heights (each with its line gap).
+    var size: CGSize
+    /// From the top.
+    var firstBaseline: Double
+    var lastBaseline: Double
+
+    static let empty = TextLayout(glyphs: [], lines: [], decorations: [], size: .zero, firstBaseline: 0, lastBaseline: 0)
+}
+
+enum TextError: Error, Equatable, CustomStringConvertible {
+    /// A font file that FreeType or HarfBuzz refused: `invalid font /tmp/x.ttf: unknown file format`.
+    case invalidFont(path: String, reason: String)
+
+    var description: String {
+        switch self {
+        case .invalidFont(let path, let reason): return "invalid font \(path): \(reason)"
+        }
+    }
+}
