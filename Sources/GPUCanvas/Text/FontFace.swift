@@ -79,10 +79,6 @@ final class FontFace: @unchecked Sendable, CustomStringConvertible {
         guard error == 0, let face else {
             throw TextError.invalidFont(path: path, reason: FreeTypeLibrary.describe(error))
         }
-        guard face.pointee.units_per_EM > 0 else {
-            FT_Done_Face(face)
-            throw TextError.invalidFont(path: path, reason: "no units per em (not a scalable font)")
-        }
         guard let blob = hb_blob_create_from_file_or_fail(path) else {
             FT_Done_Face(face)
             throw TextError.invalidFont(path: path, reason: "HarfBuzz could not read the file")
@@ -92,6 +88,14 @@ final class FontFace: @unchecked Sendable, CustomStringConvertible {
         let font = hb_font_create(hbFace)!
         hb_face_destroy(hbFace)
         hb_font_make_immutable(font)
+        // HarfBuzz's upem (the head table's), not FreeType's: FreeType leaves units_per_EM 0 for a bitmap-only
+        // face such as Noto Color Emoji, whose advances HarfBuzz still gives in head units.
+        let upem = Double(hb_face_get_upem(hb_font_get_face(font)))
+        guard upem > 0 else {
+            hb_font_destroy(font)
+            FT_Done_Face(face)
+            throw TextError.invalidFont(path: path, reason: "no units per em in the head table")
+        }
 
         self.id = id
         self.path = path
@@ -100,7 +104,6 @@ final class FontFace: @unchecked Sendable, CustomStringConvertible {
         self.hbFont = font
         familyName = face.pointee.family_name.map { String(cString: $0) } ?? ""
         styleName = face.pointee.style_name.map { String(cString: $0) } ?? ""
-        let upem = Double(face.pointee.units_per_EM)
         unitsPerEm = upem
         // hb_font_create's scale is the face's upem, so HarfBuzz answers in font units.
         var extents = hb_font_extents_t()
@@ -154,30 +157,53 @@ final class FontFace: @unchecked Sendable, CustomStringConvertible {
         let flags = Int32(FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP | FT_LOAD_NO_SCALE)
         if FT_Load_Glyph(ftFace, glyph, flags) == 0, let slot = ftFace.pointee.glyph,
            slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE {
-            if FT_Outline_Get_Orientation(&slot.pointee.outline) == FT_ORIENTATION_POSTSCRIPT {
-                FT_Outline_Reverse(&slot.pointee.outline)
-            }
+            // Reversed here rather than with FT_Outline_Reverse: that moves a cubic control point to the start of
+            // a CFF contour, which FT_Outline_Decompose then refuses (FT_Err_Invalid_Outline).
+            let reverse = FT_Outline_Get_Orientation(&slot.pointee.outline) == FT_ORIENTATION_POSTSCRIPT
             var sink = ctext_outline_sink()
             if ctext_outline_decompose(&slot.pointee.outline, &sink) == 0 {
-                for i in 0..<sink.count {
-                    let e = sink.elements[i]
-                    let to = CGPoint(x: e.x, y: e.y)
-                    switch e.verb {
-                    case 0:
-                        path.closeSubpath()
-                        path.move(to: to)
-                    case 1: path.addLine(to: to)
-                    case 2: path.addQuadCurve(to: to, control: CGPoint(x: e.x1, y: e.y1))
-                    default:
-                        path.addCurve(to: to, control1: CGPoint(x: e.x1, y: e.y1), control2: CGPoint(x: e.x2, y: e.y2))
-                    }
+                let elements = UnsafeBufferPointer(start: sink.elements, count: sink.count)
+                var contourStart = 0
+                while contourStart < elements.count {
+                    var contourEnd = contourStart + 1
+                    while contourEnd < elements.count && elements[contourEnd].verb != 0 { contourEnd += 1 }
+                    Self.append(contour: elements[contourStart..<contourEnd], reversed: reverse, to: &path)
+                    contourStart = contourEnd
                 }
-                path.closeSubpath()
             }
             free(sink.elements)
         }
         outlines[glyph] = path
         return path
+    }
+
+    /// Appends one contour (a move, then segments) to `path`, closed; `reversed` walks it backwards:
+    /// move P0, seg → P1, …, seg → Pn becomes move Pn, seg → Pn−1, …, seg → P0 with each segment's controls swapped.
+    private static func append(contour: Slice<UnsafeBufferPointer<ctext_outline_element>>, reversed: Bool,
+                               to path: inout Path) {
+        func point(_ e: ctext_outline_element) -> CGPoint { CGPoint(x: e.x, y: e.y) }
+        if !reversed {
+            for e in contour {
+                let to = point(e)
+                switch e.verb {
+                case 0: path.move(to: to)
+                case 1: path.addLine(to: to)
+                case 2: path.addQuadCurve(to: to, control: CGPoint(x: e.x1, y: e.y1))
+                default: path.addCurve(to: to, control1: CGPoint(x: e.x1, y: e.y1), control2: CGPoint(x: e.x2, y: e.y2))
+                }
+            }
+        } else {
+            path.move(to: point(contour[contour.endIndex - 1]))
+            for k in stride(from: contour.endIndex - 1, to: contour.startIndex, by: -1) {
+                let e = contour[k], to = point(contour[k - 1])
+                switch e.verb {
+                case 1: path.addLine(to: to)
+                case 2: path.addQuadCurve(to: to, control: CGPoint(x: e.x1, y: e.y1))
+                default: path.addCurve(to: to, control1: CGPoint(x: e.x2, y: e.y2), control2: CGPoint(x: e.x1, y: e.y1))
+                }
+            }
+        }
+        path.closeSubpath()
     }
 
     /// "DejaVu Sans Book (/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf)"

@@ -26,7 +26,8 @@ final class TextEngine: @unchecked Sendable {
     static let shared = TextEngine()
 
     private let lock = NSLock()
-    private var faces: [FontFace] = []
+    private var faces: [FontFace] = []           // load order
+    private var facesByID: [Int: FontFace] = [:]
     private var facesByFile: [String: FontFace] = [:]
     private var failedFiles: [String: TextError] = [:]
     private var fallbackChoice: [FallbackKey: Int] = [:]   // face id, or -1: no installed face has it
@@ -39,7 +40,17 @@ final class TextEngine: @unchecked Sendable {
     func face(id: Int) -> FontFace {
         lock.lock()
         defer { lock.unlock() }
-        return faces[id]
+        return facesByID[id]!
+    }
+
+    /// Face ids are unique in the process (not per engine): the next one to hand out.
+    private static let idLock = NSLock()
+    nonisolated(unsafe) private static var nextFaceID = 0
+    private static func makeFaceID() -> Int {
+        idLock.lock()
+        defer { idLock.unlock() }
+        nextFaceID += 1
+        return nextFaceID - 1
     }
 
     /// Every face opened so far, in load order (id order).
@@ -58,8 +69,9 @@ final class TextEngine: @unchecked Sendable {
         if let face = facesByFile[key] { return face }
         if let error = failedFiles[key] { throw error }
         do {
-            let face = try FontFace(path: path, index: index, id: faces.count)
+            let face = try FontFace(path: path, index: index, id: Self.makeFaceID())
             faces.append(face)
+            facesByID[face.id] = face
             facesByFile[key] = face
             return face
         } catch let error as TextError {
@@ -236,11 +248,10 @@ private struct LayoutBuilder {
         // Runs: maximal ranges of one span, one face, one direction.
         var runs: [Run] = []
         var start = 0
-        for i in 1...max(n, 1) where i == n || p.span[i] != p.span[start] || p.face[i] != p.face[start]
+        for i in 0...n where i == n || p.span[i] != p.span[start] || p.face[i] != p.face[start]
             || p.rightToLeft[i] != p.rightToLeft[start] {
             if i > start { runs.append(Run(range: start..<i, rightToLeft: p.rightToLeft[start])) }
             start = i
-            if i == n { break }
         }
         // Shape.
         var shaped: [ShapedGlyph] = []
@@ -293,7 +304,7 @@ private struct LayoutBuilder {
         }
         // contentEnd[e]: the end of the last non-space character at or before e (trailing spaces trimmed).
         var contentEnd = [Int](repeating: 0, count: n + 1)
-        for e in 1...max(n, 1) where e <= n { contentEnd[e] = p.space[e - 1] ? contentEnd[e - 1] : e }
+        for e in stride(from: 1, through: n, by: 1) { contentEnd[e] = p.space[e - 1] ? contentEnd[e - 1] : e }
 
         for line in breakLines(p, prefix: prefix, contentEnd: contentEnd, maxWidth: maxWidth) {
             let end = max(contentEnd[line.upperBound], line.lowerBound)
