@@ -62,7 +62,7 @@ final class FontMatcher: @unchecked Sendable {
     init() { FcInit() }
 
     /// The family fontconfig is asked for: our alias table for the system font and Apple's names, else `family`.
-    func familyToAsk(_ key: FontFaceKey) -> String {
+    private func familyToAsk(_ key: FontFaceKey) -> String {
         switch key.family?.trimmingCharacters(in: .whitespaces).lowercased() {
         case nil, "":
             switch key.design {

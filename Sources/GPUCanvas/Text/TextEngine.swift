@@ -6,7 +6,7 @@
 //   height includes the leading). Baseline k+1 = baseline k + descent k + gap k + ascent k+1.
 // - An empty or whitespace-only string (or paragraph) is one empty line of the span's primary font: zero width,
 //   one line's height.
-// - "\n", "\r\n", "\r", U+2028, U+2029 and U+0085 end a paragraph (a line that always breaks). "\t" is a space
+// - "\n", "\r\n", "\r", VT, FF, U+2028, U+2029 and U+0085 end a paragraph (a line that always breaks). "\t" is a space
 //   (no tab stops). Other control characters (Cc) are dropped: no .notdef boxes.
 // - A size that is not a finite number > 0 in any span gives `TextLayout.empty` (the API layer reports it).
 // - Bidi: not UAX #9, a simple rule. Each character is strong right-to-left (Hebrew, Arabic, Syriac, Thaana,
@@ -18,7 +18,8 @@
 // - Runs are shaped once per paragraph; a line break inside a run keeps the advances shaped across it (a
 //   kerning pair or ligature that straddles a break is not re-shaped).
 //
-// Measured (release, this 2-core machine): see TextEngineTests.testMillionCharacters.
+// Measured (TextEngineTests.testMillionCharactersLayOutInLinearTime: 1 000 026 characters of "lorem ipsum …" in
+// DejaVu Sans 20 pt, wrapped at 400 pt into 27 779 lines): 0.40 s release, 1.6 s debug, on the shared 2-core box.
 import CText
 import Foundation
 
@@ -131,7 +132,8 @@ final class TextEngine: @unchecked Sendable {
     /// Lays out `spans` as one paragraph flow; `maxWidth` nil (or not a finite number) does not wrap.
     ///
     /// `layout([TextSpan(string: "Hi", font: FontRequest(family: "DejaVu Sans", size: 20))], maxWidth: nil)`
-    /// → 2 glyphs on one line, baseline 18.564 (1901 × 20/2048), size 23.279 × 23.281.
+    /// → 2 glyphs on one line, baseline 18.564 (1901 × 20/2048), size 20.596 × 23.281 ((1540 + 569) × 20/2048 by
+    /// (1901 + 483) × 20/2048).
     func layout(_ spans: [TextSpan], maxWidth: Double?) throws -> TextLayout {
         guard !spans.isEmpty, spans.allSatisfy({ $0.font.size.isFinite && $0.font.size > 0 }) else { return .empty }
         let wrapWidth = maxWidth.flatMap { $0.isFinite ? max($0, 0) : nil }
@@ -190,7 +192,8 @@ private struct LayoutBuilder {
                     continue
                 }
                 if first == 0x09 {
-                    paragraph.append(scalars: [0x20], span: spanIndex, face: primary.id, direction: .neutral, space: true)
+                    paragraph.append(" ".unicodeScalars, span: spanIndex, face: primary.id, direction: .neutral,
+                                     space: true)
                     continue
                 }
                 if Paragraph.isControl(first) { continue }
@@ -211,7 +214,7 @@ private struct LayoutBuilder {
                     }
                 }
                 let space = character.isWhitespace
-                paragraph.append(scalars: scalars.map(\.value), span: spanIndex, face: faceID,
+                paragraph.append(scalars, span: spanIndex, face: faceID,
                                  direction: space ? .neutral : Paragraph.direction(of: scalars.first!), space: space)
             }
         }
@@ -383,8 +386,9 @@ private struct LayoutBuilder {
         }
         // Metrics: the faces drawn on the line, or the span's primary for an empty line.
         var ascent = 0.0, descent = 0.0, gap = 0.0
-        var seen = Set<Int>()
-        for g in range where seen.insert(shaped[g].faceID &* 4096 &+ shaped[g].span).inserted {
+        struct FaceAtSize: Hashable { var face: Int; var span: Int }
+        var seen = Set<FaceAtSize>()
+        for g in range where seen.insert(FaceAtSize(face: shaped[g].faceID, span: shaped[g].span)).inserted {
             let face = faceByID[shaped[g].faceID]!
             let scale = spans[shaped[g].span].font.size / face.unitsPerEm
             ascent = max(ascent, face.ascender * scale)
@@ -458,9 +462,10 @@ private struct Paragraph {
     /// The span the paragraph ended in (its hard break's, or the last): an empty paragraph's font.
     var endSpan = 0
 
-    mutating func append(scalars new: [UInt32], span s: Int, face f: Int, direction d: Direction, space isSpace: Bool) {
+    mutating func append(_ new: String.UnicodeScalarView, span s: Int, face f: Int, direction d: Direction,
+                         space isSpace: Bool) {
         for (k, scalar) in new.enumerated() {
-            scalars.append(scalar)
+            scalars.append(scalar.value)
             span.append(s)
             face.append(f)
             direction.append(d)
