@@ -183,8 +183,8 @@ final class CLITests: XCTestCase {
     }
 
     func testUnsupportedOpIsNamed() throws {
-        let scene = try writeScene("text.json", #"{"op": "text", "text": "hi"}"#)
-        assertCleanFailure(try run(["render", scene, "--dump"]), mentions: "commands[0]: not supported yet: text")
+        let scene = try writeScene("symbol.json", #"{"op": "symbol", "symbol": "mark", "at": [0, 0]}"#)
+        assertCleanFailure(try run(["render", scene, "--dump"]), mentions: "commands[0]: not supported yet: symbol")
         // A filter too wide to draw loads, and rendering it says why.
         let blur = try writeScene("blur.json", #"{"op": "filter", "filter": {"blur": {"radius": 1e5}}}, {"op": "fill", "path": {"rect": [0, 0, 4, 4]}, "shading": {"color": "red"}}"#)
         assertCleanFailure(try run(["render", blur, "--device", "mesa", "-o", tmp.appendingPathComponent("blur.png").path]),

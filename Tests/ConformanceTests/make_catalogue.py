@@ -1184,6 +1184,165 @@ scene("projection-of-layer-with-clip", backdrop(128, 128) + [copy(clip({"ellipse
                                                                   projection_f([1.2, 0.1, 0.001, -0.1, 0.9, 0.002, 10, 5, 1]),
                                                                   layer(*BLUR_CONTENT))])
 
+# Text (issue #18): glyph outlines through each backend's own coverage. Sizes 6–200 pt, weights, italics,
+# kerning pairs, ligatures, wrapping, anchors, transforms, gradient fills, scripts, decorations, and text under
+# blend modes, clips, layers and filters.
+def text(t, font=None, shading=None, at=None, anchor=None, rect=None, baseline=None):
+    c = {"op": "text", "text": t}
+    if font is not None:
+        c["font"] = font
+    if shading is not None:
+        c["shading"] = shading
+    if at is not None:
+        c["at"] = list(at)
+        if anchor is not None:
+            c["anchor"] = list(anchor)
+    if rect is not None:
+        c["in"] = list(rect)
+    if baseline is not None:
+        c["baselineOrigin"] = list(baseline)
+    return c
+
+
+def family(name, size, **keys):
+    f = {"family": name, "size": size}
+    f.update(keys)
+    return f
+
+
+INK = solid("#1A1A2E")
+SAMPLE = "Hamburgefonstiv"
+for size in (6, 9, 12, 17, 24, 36, 60, 100, 200):
+    w = max(128, int(size * 8.5))
+    h = max(48, int(size * 1.5))
+    scene("text-size-%d" % size, [fill({"rect": [0, 0, w, h]}, "#FFFFFF"),
+                                  text(SAMPLE, family("DejaVu Sans", size), INK, baseline=(2, size * 1.05))],
+          size=(w, h))
+scene("text-weights-system", [fill({"rect": [0, 0, 256, 200]}, "#FFFFFF")] + [
+    text("Weight %d" % w, {"size": 18, "weight": w}, INK, baseline=(4, 20 + i * 21)) for i, w in
+    enumerate((100, 200, 300, 400, 500, 600, 700, 800, 900))], size=(256, 200))
+scene("text-weights-named", [fill({"rect": [0, 0, 256, 128]}, "#FFFFFF")] + [
+    text(n, family("DejaVu Sans", 16, weight=n), INK, baseline=(4, 22 + i * 24)) for i, n in
+    enumerate(("light", "regular", "semibold", "bold", "black"))], size=(256, 128))
+scene("text-italic-serif", [WHITE, text("Italic Ag", family("Liberation Serif", 28, italic=True), INK, at=(64, 40)),
+                            text("Upright Ag", family("Liberation Serif", 28), INK, at=(64, 90))])
+scene("text-italic-system", [WHITE, text("Oblique", {"size": 26, "italic": True}, INK, at=(64, 64))])
+scene("text-kerning-pairs", [fill({"rect": [0, 0, 256, 64]}, "#FFFFFF"),
+                             text("AVATAR Yo To WA LT", family("DejaVu Sans", 24), INK, baseline=(4, 40))],
+      size=(256, 64))
+scene("text-kerning-modifier", [fill({"rect": [0, 0, 256, 64]}, "#FFFFFF"),
+                                text([{"string": "spaced out", "kerning": 3}], family("DejaVu Sans", 20), INK,
+                                     baseline=(4, 40))], size=(256, 64))
+scene("text-tracking-no-ligatures", [fill({"rect": [0, 0, 256, 80]}, "#FFFFFF"),
+                                     text("office fluffy", family("Liberation Serif", 24), INK, baseline=(4, 30)),
+                                     text([{"string": "office fluffy", "tracking": 2}], family("Liberation Serif", 24),
+                                          INK, baseline=(4, 66))], size=(256, 80))
+scene("text-ligatures", [fill({"rect": [0, 0, 256, 64]}, "#FFFFFF"),
+                         text("fi fl ffi ffl office", family("DejaVu Serif", 24), INK, baseline=(4, 40))], size=(256, 64))
+for width in (40, 80, 140):
+    scene("text-wrap-%d" % width, [fill({"rect": [0, 0, 160, 160]}, "#FFFFFF"),
+                                   fill({"rect": [8, 8, width, 144]}, "#E8ECF4"),
+                                   text("The quick brown fox jumps over the lazy dog, twice.",
+                                        family("Liberation Sans", 13), INK, rect=(8, 8, width, 144))], size=(160, 160))
+scene("text-wrap-hyphens", [WHITE, text("state-of-the-art well-known", family("DejaVu Sans", 14), INK,
+                                        rect=(4, 4, 70, 120))])
+scene("text-wrap-long-word", [WHITE, text("Antidisestablishmentarianism", family("DejaVu Sans", 16), INK,
+                                          rect=(4, 4, 60, 120))])
+scene("text-wrap-newlines", [WHITE, text("first line\nsecond\n\nfourth", family("DejaVu Sans", 14), INK,
+                                         rect=(4, 4, 120, 120))])
+scene("text-wrap-clipped-by-rect-height", [WHITE, text("one two three four five six seven eight nine ten",
+                                                       family("DejaVu Sans", 14), INK, rect=(4, 4, 60, 40))])
+anchors = [(0, 0), (0.5, 0), (1, 0), (0, 0.5), (0.5, 0.5), (1, 0.5), (0, 1), (0.5, 1), (1, 1)]
+scene("text-anchors", [fill({"rect": [0, 0, 192, 192]}, "#FFFFFF")] + sum(
+    [[fill({"rect": [30 + 66 * (i % 3) - 1, 30 + 66 * (i // 3) - 1, 2, 2]}, "#FF0000"),
+      text("Ag", family("DejaVu Sans", 14), INK, at=(30 + 66 * (i % 3), 30 + 66 * (i // 3)), anchor=a)]
+     for i, a in enumerate(anchors)], []), size=(192, 192))
+for name, a in (("topLeading", (0, 0)), ("center", (0.5, 0.5)), ("bottomTrailing", (1, 1))):
+    scene("text-anchor-%s" % name, [WHITE, text("Anchor", family("Liberation Sans", 20), INK, at=(64, 64), anchor=a)])
+for deg in (15, 90, 200):
+    scene("text-rotated-%d" % deg, [WHITE, copy(translate(64, 64), rotate(deg),
+                                                 text("Rotated", family("DejaVu Sans", 18), INK, at=(0, 0)))])
+scene("text-scaled-nonuniform", [WHITE, copy(scale_by(2.5, 1), text("Wide", family("DejaVu Sans", 20), INK,
+                                                                         at=(25, 64)))])
+scene("text-skewed", [WHITE, copy(concat([1, 0, -0.4, 1, 30, 0]), text("Skewed", family("DejaVu Serif", 22), INK,
+                                                                       at=(64, 64)))])
+scene("text-canvas-scale-2", [fill({"rect": [0, 0, 64, 64]}, "#FFFFFF"),
+                              text("Retina", family("Liberation Sans", 12), INK, at=(32, 32))], size=(64, 64), scale=2)
+scene("text-canvas-scale-1-5", [fill({"rect": [0, 0, 96, 64]}, "#FFFFFF"),
+                                text("Scale 1.5", family("DejaVu Sans", 13), INK, at=(48, 32))], size=(96, 64), scale=1.5)
+scene("text-subpixel-positions", [fill({"rect": [0, 0, 128, 128]}, "#FFFFFF")] + [
+    text("il|", family("DejaVu Sans", 12), INK, baseline=(8 + i * 0.13 + (i % 4) * 28, 14 + (i // 4) * 14))
+    for i in range(32)])
+scene("text-gradient-linear", [fill({"rect": [0, 0, 256, 64]}, "#FFFFFF"),
+                               text("Hello World!", family("Liberation Sans", 36, weight="bold"),
+                                    linear(stops((0, "green"), (1, "blue")), (20, 0), (236, 0)), at=(128, 32))],
+      size=(256, 64))
+scene("text-gradient-style", [WHITE, text("Style", family("DejaVu Sans", 36, weight="bold"),
+                                          style({"linearGradient": stops((0, "red"), (1, "yellow")),
+                                                 "startPoint": [0, 0.5], "endPoint": [1, 0.5]}), at=(64, 64))])
+scene("text-gradient-radial", [WHITE, text("Glow", family("DejaVu Sans", 44, weight="bold"),
+                                           radial(stops((0, "#FF8800"), (1, "#4400AA")), (64, 64), 0, 50), at=(64, 64))])
+scene("text-rtl-arabic", [fill({"rect": [0, 0, 192, 64]}, "#FFFFFF"),
+                          text("مرحبا بالعالم", family("Noto Sans Arabic", 24), INK, at=(96, 32))], size=(192, 64))
+scene("text-rtl-hebrew", [fill({"rect": [0, 0, 192, 64]}, "#FFFFFF"),
+                          text("שלום עולם", family("Noto Sans Hebrew", 24), INK, at=(96, 32))], size=(192, 64))
+scene("text-combining-marks", [WHITE, text("e\u0301 n\u0303 a\u0301\u0323 u\u0308\u0304", family("DejaVu Sans", 24),
+                                           INK, at=(64, 64))])
+scene("text-devanagari", [fill({"rect": [0, 0, 192, 64]}, "#FFFFFF"),
+                          text("नमस्ते दुनिया", family("Noto Sans Devanagari", 24), INK, at=(96, 32))], size=(192, 64))
+scene("text-mixed-scripts-fallback", [fill({"rect": [0, 0, 256, 64]}, "#FFFFFF"),
+                                      text("Hello мир Γειά مرحبا", family("DejaVu Sans", 18), INK, at=(128, 32))],
+      size=(256, 64))
+scene("text-underline-strikethrough", [WHITE,
+                                       text([{"string": "under", "underline": True}], family("DejaVu Sans", 22), INK,
+                                            at=(64, 36)),
+                                       text([{"string": "struck", "strikethrough": "#D02020"}],
+                                            family("DejaVu Sans", 22), INK, at=(64, 84))])
+scene("text-underline-descenders", [WHITE, text([{"string": "gjpqy", "underline": True}], family("DejaVu Sans", 40),
+                                                solid("#203080"), at=(64, 64))])
+scene("text-spans-colours-and-fonts", [fill({"rect": [0, 0, 256, 64]}, "#FFFFFF"),
+                                       text([{"string": "Total: ", "bold": True},
+                                             {"string": "42", "shading": solid("#D02020"),
+                                              "font": family("Liberation Serif", 28)},
+                                             {"string": " items", "italic": True}],
+                                            family("DejaVu Sans", 20), INK, at=(128, 32))], size=(256, 64))
+scene("text-baseline-offset", [WHITE, text([{"string": "H"}, {"string": "2", "baselineOffset": -5,
+                                                              "font": family("DejaVu Sans", 12)},
+                                            {"string": "O"}, {"string": "n", "baselineOffset": 9,
+                                                              "font": family("DejaVu Sans", 12)}],
+                                           family("DejaVu Sans", 24), INK, at=(64, 64))])
+scene("text-monospaced-digits", [WHITE, text([{"string": "1111\n8888", "monospacedDigit": True}], {"size": 20}, INK,
+                                             at=(64, 64))])
+scene("text-monospaced-design", [WHITE, text("mono 0O1l", {"size": 16, "design": "monospaced"}, INK, at=(64, 64))])
+STYLE_SIZES = [("largeTitle", 34), ("title", 28), ("title2", 22), ("title3", 20), ("headline", 17), ("body", 17),
+               ("callout", 16), ("subheadline", 15), ("footnote", 13), ("caption", 12), ("caption2", 11)]
+scene("text-text-styles", [fill({"rect": [0, 0, 200, 256]}, "#FFFFFF")] + [
+    text(st, {"style": st}, INK, baseline=(4, 8 + sum(z for _, z in STYLE_SIZES[:i + 1]) * 1.05))
+    for i, (st, _) in enumerate(STYLE_SIZES)], size=(200, 256))
+scene("text-translucent-overlap", [WHITE, text("WAVE", family("DejaVu Sans", 48, weight="bold"), solid("#2050D080"),
+                                               at=(64, 64)), text("WAVE", family("DejaVu Sans", 48, weight="bold"),
+                                                                 solid("#D0502080"), at=(68, 68))])
+scene("text-blend-multiply", backdrop(128, 128) + [blend("multiply"),
+                                                   text("Multiply", family("DejaVu Sans", 26, weight="bold"),
+                                                        solid("#E04080"), at=(64, 64))])
+scene("text-clipped", [WHITE, clip({"ellipse": [14, 34, 100, 60]}),
+                       text("CLIPPED TEXT", family("DejaVu Sans", 20, weight="bold"), INK, at=(64, 64))])
+scene("text-in-layer-opacity", [WHITE, opacity(0.6), layer(text("Layer", family("Liberation Serif", 40), INK,
+                                                                 at=(64, 64)))])
+scene("text-blurred-shadow", [WHITE, filt({"shadow": {"color": "black", "radius": 3, "x": 2, "y": 3}}),
+                              text("Shadow", family("DejaVu Sans", 28, weight="bold"), solid("#3070F0"), at=(64, 64))])
+scene("text-tiny-many-lines", [WHITE, text(" ".join(["tiny text at six points"] * 12), family("DejaVu Sans", 6), INK,
+                                           rect=(2, 2, 124, 124))])
+scene("text-huge-glyph-offcanvas", [WHITE, text("g", family("DejaVu Sans", 400), INK, at=(40, 40))])
+scene("text-empty-and-whitespace", [WHITE, text("", family("DejaVu Sans", 20), INK, at=(64, 30)),
+                                    text("   \t ", family("DejaVu Sans", 20), INK, at=(64, 60)),
+                                    text("ok", family("DejaVu Sans", 20), INK, at=(64, 90))])
+scene("text-bench-like", [fill({"rect": [0, 0, 256, 256]}, "#FFFFFF")] + [
+    text("The quick brown fox 0123456789", family("DejaVu Sans", 10 + (i * 7) % 31),
+         solid("#%02X%02X%02X" % ((i * 53) % 256, (i * 97) % 256, (i * 31) % 256)),
+         baseline=(-40 + (i * 37) % 200, 10 + (i * 23) % 250)) for i in range(24)], size=(256, 256))
+
+
 # Scenes that fail today because of a renderer bug, each with the bug. `main()` leaves them out of scenes/ (the
 # conformance test runs everything there) unless run with `--include-pending`; delete a name here once the
 # renderer draws it within the bar.

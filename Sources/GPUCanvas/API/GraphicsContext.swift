@@ -206,4 +206,5 @@ extension GraphicsContext {
 public struct EnvironmentValues: Sendable {
     public init() {}
     var foregroundColor: Color = .primary
+    var defaultFont: Font = .body
 }

@@ -204,6 +204,7 @@ final class GLESBackend: RenderBackend {
     private(set) var hasFrame = false
 
     var name: String { "\(context.renderer) (\(context.chosenDevice), \(strategyKind))" }
+    var glyphCacheStatistics: GlyphCacheStatistics { planner.glyphCacheStatistics }
 
     /// `atlasSizeLimit` (tests): atlases no larger than this, so that a small scene fills several.
     /// `partPixelLimit` (tests): raster-atlas frames are staged and replayed in parts of at most this many

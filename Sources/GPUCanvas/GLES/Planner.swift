@@ -270,6 +270,7 @@ final class Planner {
     private let compositing = CompositingEncoder()
 
     init(features: Lowering.Features = .drawnByBothBackends) { lowering = Lowering(features: features) }
+    var glyphCacheStatistics: GlyphCacheStatistics { lowering.glyphCacheStatistics }
 
     /// Plans `recording` into `cb` (which is reset first).
     /// `replay` executes a part of a frame that is planned in parts (`FrameEncoding.submitPart`).

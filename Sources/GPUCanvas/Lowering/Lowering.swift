@@ -189,6 +189,16 @@ final class Lowering {
     static let strokeElementCost = 10
 
     private var stores: [Polygons] = []
+    /// One glyph polygon cache per store (worker), kept across frames.
+    private var glyphCaches: [GlyphPolygonCache] = []
+
+    /// The glyph polygon caches' size now.
+    var glyphCacheStatistics: GlyphCacheStatistics {
+        glyphCaches.reduce(GlyphCacheStatistics()) {
+            GlyphCacheStatistics(entries: $0.entries + $1.entryCount, points: $0.points + $1.pointCount,
+                                 misses: $0.misses + $1.misses)
+        }
+    }
 
     /// Lowers `recording` for `target`. Throws `RenderError` for anything invalid or not drawable yet.
     func lower(_ recording: Recording, target: RenderTarget) throws -> LoweredFrame {
@@ -214,6 +224,8 @@ final class Lowering {
         while stores.count < max(1, ranges.count) { stores.append(Polygons()) }
         if stores.count > max(1, ranges.count) { stores.removeLast(stores.count - max(1, ranges.count)) }
         for i in stores.indices { stores[i].loweringClear() }
+        while glyphCaches.count < stores.count { glyphCaches.append(GlyphPolygonCache()) }
+        let caches = glyphCaches
 
         var results = [CoverageShape?](repeating: nil, count: jobs.count)
         var errors = [(Int, RenderError)?](repeating: nil, count: ranges.count)
@@ -225,7 +237,8 @@ final class Lowering {
                         let (s, r, e) = shared.value
                         for k in ranges[w] {
                             do {
-                                r[k] = try Self.prepare(jobs[k], target: target, store: w, into: &s[w])
+                                r[k] = try Self.prepare(jobs[k], target: target, store: w, glyphs: caches[w],
+                                                        into: &s[w])
                             } catch let error as RenderError {
                                 e[w] = (jobs[k].drawNumber, error)
                                 return
@@ -243,7 +256,7 @@ final class Lowering {
     }
 
     /// One job → its device-space shape (nil when it covers no pixel of the target).
-    private static func prepare(_ job: ShapeJob, target: RenderTarget, store: Int,
+    private static func prepare(_ job: ShapeJob, target: RenderTarget, store: Int, glyphs: GlyphPolygonCache,
                                 into polys: inout Polygons) throws -> CoverageShape? {
         let t = job.transform
         let firstContour = polys.contourCount
@@ -266,6 +279,12 @@ final class Lowering {
             antialiased = true
             // The pen's device width where the transform squeezes it most.
             mayHaveInteriors = style.lineWidth * t.minScale >= solidStrokeWidth
+        case .text(let text):
+            TextLowering.append(text, transform: t, visible: target.pixelRect, cache: glyphs, into: &polys)
+            rule = .nonZero
+            antialiased = true
+            // Glyph stems are narrow: interiors wide enough to pay for themselves are rare.
+            mayHaveInteriors = false
         }
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         polys.points.withUnsafeBufferPointer { pts in
@@ -301,6 +320,8 @@ private struct ShapeJob {
         switch geometry {
         case .fill(let p, _): return p.elements.count
         case .stroke(let p, _): return p.elements.count * Lowering.strokeElementCost
+        // A cached glyph costs a copy of its points: about as much as a few path elements.
+        case .text(let t): return t.glyphs.count * 4 + t.decorations.count
         }
     }
 }
@@ -450,6 +471,19 @@ private struct Builder {
             throw RenderError.unsupported("clips (draw #\(d.number))")
         }
         guard !d.state.opacity.isNaN else { throw bad("opacity is NaN") }
+        if case .text(let t) = d.geometry {
+            if case .invalidFont(let path, let reason)? = t.error { throw RenderError.invalidFont("draw #\(d.number): \(path): \(reason)") }
+            for span in t.spans where !span.font.size.isFinite {
+                throw bad("font size \(span.font.size) is not finite")
+            }
+            for span in t.spans where !(span.kerning.isFinite && span.tracking.isFinite && span.baselineOffset.isFinite) {
+                throw bad("kerning \(span.kerning), tracking \(span.tracking) or baseline offset \(span.baselineOffset) is not finite")
+            }
+            guard t.origin.x.isFinite, t.origin.y.isFinite, t.layout.size.width.isFinite, t.layout.size.height.isFinite else {
+                throw bad("text position (\(fmt(t.origin.x)), \(fmt(t.origin.y))) is not finite")
+            }
+            return
+        }
         if case .stroke(_, let style) = d.geometry {
             guard style.lineWidth.isFinite else { throw bad("line width \(style.lineWidth) is not finite") }
             guard style.miterLimit.isFinite else { throw bad("miter limit \(style.miterLimit) is not finite") }

@@ -58,6 +58,9 @@ public final class CanvasRenderer {
     /// A one-line description of what renders (for GLES: the GL_RENDERER string).
     public var rendererName: String { implementation.name }
 
+    /// The text glyph caches' size (bounded: `GlyphPolygonCache.maxPoints` per lowering worker).
+    public var glyphCacheStatistics: GlyphCacheStatistics { implementation.glyphCacheStatistics }
+
     /// GLES only: live GL objects and bytes owned by this renderer (nil for the reference backend).
     ///
     /// Steady after the first frames of an animation; the leak tests watch it over 1000 frames.
@@ -115,5 +118,6 @@ struct RenderTarget: Equatable {
 /// What a backend implements.
 protocol RenderBackend: AnyObject {
     var name: String { get }
+    var glyphCacheStatistics: GlyphCacheStatistics { get }
     func render(_ recording: Recording, target: RenderTarget) throws -> RasterImage
 }

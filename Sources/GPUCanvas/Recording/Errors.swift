@@ -9,6 +9,8 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
     case unsupported(String)
     /// An image a draw uses could not be read: the draw, the file and why.
     case invalidImage(String)
+    /// A font a text draw names could not be read: the draw, the file and why.
+    case invalidFont(String)
     /// The GPU path failed: EGL or GL said no, with the driver's words.
     case gpu(String)
 
@@ -18,6 +20,7 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
         case .invalidGeometry(let s): return "invalid geometry: \(s)"
         case .unsupported(let s): return "not supported yet: \(s)"
         case .invalidImage(let s): return "invalid image: \(s)"
+        case .invalidFont(let s): return "invalid font: \(s)"
         case .gpu(let s): return "GPU error: \(s)"
         }
     }

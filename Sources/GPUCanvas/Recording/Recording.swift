@@ -76,10 +76,14 @@ struct DrawCommand: Sendable, Equatable {
     enum Geometry: Sendable, Equatable {
         case fill(Path, FillStyle)
         case stroke(Path, StrokeStyle)
+        /// Glyphs laid out in user space, filled as one nonzero shape.
+        case text(TextGeometry)
 
+        /// The path as given; for text, the layout's rectangle (what a `.style` gradient spans).
         var path: Path {
             switch self {
             case .fill(let p, _), .stroke(let p, _): return p
+            case .text(let t): return Path(t.bounds)
             }
         }
     }

@@ -80,6 +80,8 @@ extension DrawCommand: CustomStringConvertible {
             if style != FillStyle() { s += " \(style)" }
         case .stroke(let p, let style):
             s = "stroke \(Self.pathText(p)) \(style)"
+        case .text(let t):
+            s = "text \(t)"
         }
         s += " paint \(paint)"
         if !transform.isIdentity { s += " transform \(transform)" }
@@ -112,6 +114,37 @@ extension Paint: CustomStringConvertible {
             return s
         case .backdrop: return "backdrop"
         }
+    }
+}
+
+extension TextGeometry: CustomStringConvertible {
+    /// `"Hello World!" 12 glyphs in Liberation Sans Regular 36 pt, box (10, 20) 199×41`, naming every face the
+    /// glyphs use (the faces fontconfig chose, fallbacks included).
+    var description: String {
+        var text = call.text.string
+        if text.count > 60 { text = String(text.prefix(57)) + "…" }
+        var s = "\(jsonQuoted(text))"
+        if let error { return s + " unreadable font: \(error)" }
+        s += " \(glyphs.count) glyphs"
+        if !decorations.isEmpty { s += " + \(decorations.count) bars" }
+        var faces: [Int] = []
+        var sizes: [Double] = []
+        for i in glyphs {
+            let g = layout.glyphs[i]
+            if !faces.contains(g.faceID) { faces.append(g.faceID) }
+            if !sizes.contains(g.size) { sizes.append(g.size) }
+        }
+        if !faces.isEmpty {
+            s += " in " + faces.map { id in
+                let f = TextEngine.shared.face(id: id)
+                return "\(f.familyName) \(f.styleName)"
+            }.joined(separator: ", ")
+            s += " " + sizes.map { fmt(CGFloat($0)) }.joined(separator: "/") + " pt"
+        }
+        let b = bounds
+        s += ", box (\(fmt(b.minX)), \(fmt(b.minY))) \(fmt(b.width))×\(fmt(b.height))"
+        if part > 0 { s += " part \(part)" }
+        return s
     }
 }
 

@@ -26,6 +26,7 @@
 /// ```
 final class ReferenceBackend: RenderBackend {
     var name: String { "reference (CPU)" }
+    var glyphCacheStatistics: GlyphCacheStatistics { lowering.glyphCacheStatistics }
     private let lowering: Lowering
     init(features: Lowering.Features = .drawnByBothBackends) { lowering = Lowering(features: features) }
 

@@ -78,6 +78,8 @@ private func encode(_ items: ArraySlice<RecordedItem>, depth: Int, current: CGAf
     var out: [String] = []
     var i = items.startIndex
     while i < items.endIndex {
+        // A text draw call with several fills records one draw per fill; its first part writes the call.
+        if case .draw(let d) = items[i], case .text(let t) = d.geometry, t.part > 0 { i += 1; continue }
         let clips = items[i].state.clips
         guard clips.count > depth else {
             out.append(encode(items[i], current: current, mode: mode, images: images))
@@ -223,8 +225,90 @@ private func encode(_ d: DrawCommand, mode: ColorRenderingMode, images: SceneIma
             draw += ", \"dash\": [" + style.dash.map(jsonNumber).joined(separator: ", ") + "]"
         }
         if style.dashPhase != 0 { draw += ", \"dashPhase\": \(jsonNumber(style.dashPhase))" }
+    case .text(let t):
+        return textOp(t.call, mode: mode, images: images)
     }
     return draw + "}"
+}
+
+/// A text draw call: `{"op": "text", "text": "Hi" | [span…], "shading": …, "at": [x, y], "anchor": [ux, uy]}`.
+private func textOp(_ call: TextCall, mode: ColorRenderingMode, images: SceneImages) -> String {
+    let runs = call.text.runs
+    var op = "{\"op\": \"text\", \"text\": "
+    if runs.count == 1, let spanKeys = Optional(spanAttributes(runs[0], mode: mode, images: images)), spanKeys.isEmpty {
+        op += jsonQuoted(runs[0].string)
+    } else {
+        op += "[" + runs.map { r in
+            (["\"string\": \(jsonQuoted(r.string))"] + spanAttributes(r, mode: mode, images: images))
+                .joined(separator: ", ").wrappedInBraces
+        }.joined(separator: ", ") + "]"
+    }
+    if call.shading != .foreground { op += ", \"shading\": " + encode(call.shading, mode: mode, images: images) }
+    switch call.placement {
+    case .at(let p, let anchor):
+        op += ", \"at\": [\(jsonNumber(p.x)), \(jsonNumber(p.y))]"
+        if anchor != .center { op += ", \"anchor\": [\(jsonNumber(anchor.x)), \(jsonNumber(anchor.y))]" }
+    case .in(let r):
+        op += ", \"in\": [\(jsonNumber(r.minX)), \(jsonNumber(r.minY)), \(jsonNumber(r.width)), \(jsonNumber(r.height))]"
+    }
+    return op + "}"
+}
+
+/// The keys of a text span other than its string, as `"key": value` pieces.
+private func spanAttributes(_ r: Text.Run, mode: ColorRenderingMode, images: SceneImages) -> [String] {
+    var keys: [String] = []
+    if let f = r.font { keys.append("\"font\": " + encode(f)) }
+    if let s = r.foreground { keys.append("\"shading\": " + encode(s, mode: mode, images: images)) }
+    if let w = r.weight { keys.append("\"weight\": \(jsonNumber(w.value))") }
+    if let d = r.design { keys.append("\"design\": \"\(d)\"") }
+    if r.italic { keys.append("\"italic\": true") }
+    if r.monospaced { keys.append("\"monospaced\": true") }
+    if r.monospacedDigit { keys.append("\"monospacedDigit\": true") }
+    if let k = r.kerning { keys.append("\"kerning\": \(jsonNumber(k))") }
+    if let k = r.tracking { keys.append("\"tracking\": \(jsonNumber(k))") }
+    if let k = r.baselineOffset { keys.append("\"baselineOffset\": \(jsonNumber(k))") }
+    if r.underline == true { keys.append("\"underline\": " + (r.underlineColor.map(encode) ?? "true")) }
+    if r.strikethrough == true { keys.append("\"strikethrough\": " + (r.strikethroughColor.map(encode) ?? "true")) }
+    return keys
+}
+
+/// `{"family": "DejaVu Sans", "size": 17, "weight": 700}`, `{"style": "headline"}`, `{"file": "/f.ttf", "size": 9}`.
+private func encode(_ f: Font) -> String {
+    var keys: [String] = []
+    switch f.base {
+    case .system(let size, let design):
+        keys.append("\"size\": \(jsonNumber(size))")
+        if let design { keys.append("\"design\": \"\(design)\"") }
+    case .textStyle(let style, let design):
+        keys.append("\"style\": \"\(style)\"")
+        if let design { keys.append("\"design\": \"\(design)\"") }
+    case .custom(let name, let size, _):
+        keys.append("\"family\": \(jsonQuoted(name)), \"size\": \(jsonNumber(size))")
+    case .file(let path, let size):
+        keys.append("\"file\": \(jsonQuoted(path)), \"size\": \(jsonNumber(size))")
+    }
+    if let w = f.weight { keys.append("\"weight\": \(jsonNumber(w.value))") }
+    if f.isItalic { keys.append("\"italic\": true") }
+    if f.isMonospaced { keys.append("\"monospaced\": true") }
+    if f.isMonospacedDigit { keys.append("\"monospacedDigit\": true") }
+    return keys.joined(separator: ", ").wrappedInBraces
+}
+
+/// A shading as given to a text call or run (not yet bound to a draw's paint).
+private func encode(_ s: GraphicsContext.Shading, mode: ColorRenderingMode, images: SceneImages) -> String {
+    switch s.kind {
+    case .color(let c): return "{\"color\": \(encode(c))}"
+    case .foreground: return "\"foreground\""
+    case .gradient(let g): return encode(g)
+    case .style(let u): return encode(u)
+    case .palette(let levels): return "{\"palette\": [" + levels.map { encode($0, mode: mode, images: images) }.joined(separator: ", ") + "]}"
+    case .tiledImage(let t): return encode(.image(t.paint), mode: mode, images: images)
+    case .backdrop: return "\"backdrop\""
+    }
+}
+
+private extension String {
+    var wrappedInBraces: String { "{" + self + "}" }
 }
 
 private func encode(_ path: Path) -> String {

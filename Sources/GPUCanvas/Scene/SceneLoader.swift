@@ -127,6 +127,17 @@ enum SceneCommand {
     case filter(GraphicsContext.Filter, GraphicsContext.FilterOptions)
     /// `draw(_:in:style:)` or `draw(_:at:anchor:)`, with a template image's shading when one is given.
     case image(Image, ImagePlacement, shading: GraphicsContext.Shading?)
+    /// `draw(_ text: ResolvedText, …)`, with the resolved text's shading when one is given.
+    case text(Text, TextScenePlacement, shading: GraphicsContext.Shading?)
+}
+
+/// Where a `text` command puts its text.
+enum TextScenePlacement {
+    case `in`(CGRect)
+    case at(CGPoint, anchor: UnitPoint)
+    /// The left end of the first line's baseline at the point: `draw(_:at:anchor: .topLeading)` moved up by
+    /// `firstBaseline(in:)`.
+    case baselineOrigin(CGPoint)
 }
 
 /// Where an `image` command puts its image.
@@ -165,6 +176,16 @@ func replay(_ commands: [SceneCommand], on context: inout GraphicsContext) {
             switch placement {
             case .in(let rect, let style): context.draw(resolved, in: rect, style: style)
             case .at(let point, let anchor): context.draw(resolved, at: point, anchor: anchor)
+            }
+        case .text(let text, let placement, let shading):
+            var resolved = context.resolve(text)
+            if let shading { resolved.shading = shading }
+            switch placement {
+            case .in(let rect): context.draw(resolved, in: rect)
+            case .at(let point, let anchor): context.draw(resolved, at: point, anchor: anchor)
+            case .baselineOrigin(let p):
+                let baseline = resolved.firstBaseline(in: CGSize(width: CGFloat.infinity, height: .infinity))
+                context.draw(resolved, at: CGPoint(x: p.x, y: p.y - baseline), anchor: .topLeading)
             }
         }
     }
@@ -430,9 +451,9 @@ private struct SceneDecoder {
         try node.array().map(command)
     }
 
-    static let drawingAndStateOps = ["fill", "stroke", "image", "opacity", "blendMode", "transform", "concatenate",
+    static let drawingAndStateOps = ["fill", "stroke", "image", "text", "opacity", "blendMode", "transform", "concatenate",
                                      "translate", "scale", "rotate", "clip", "clipToLayer", "copy", "layer", "filter"]
-    static let unsupportedOps: Set<String> = ["text", "symbol"]
+    static let unsupportedOps: Set<String> = ["symbol"]
 
     func command(_ node: Node) throws -> SceneCommand {
         guard case .object(let raw) = node.value else { throw node.expected("a command object") }
@@ -466,6 +487,8 @@ private struct SceneDecoder {
             return .stroke(path, shading, style)
         case "image":
             return try imageCommand(node)
+        case "text":
+            return try textCommand(node)
         case "opacity":
             let o = try node.object("a command object", allowed: ["op", "value"])
             let n = try o.required("value")
@@ -612,6 +635,110 @@ private struct SceneDecoder {
         case (_?, _?):
             throw node.error("expected \"in\" or \"at\", got both")
         }
+    }
+
+    /// `{"op": "text", "text": "Hello" | [span…], "font": FONT, "shading": SHADING, "at"/"anchor" | "in" |
+    /// "baselineOrigin"}` (docs/scene-format.md).
+    func textCommand(_ node: Node) throws -> SceneCommand {
+        let o = try node.object("a command object", allowed: ["op", "text", "font", "shading", "in", "at", "anchor",
+                                                               "baselineOrigin"])
+        let textNode = try o.required("text")
+        var text: Text
+        if case .array = textNode.value {
+            let spans = try textNode.array().map(textSpan)
+            guard let first = spans.first else { throw textNode.error("expected a string or at least one span") }
+            text = spans.dropFirst().reduce(first, +)
+        } else {
+            text = Text(verbatim: try textNode.string())
+        }
+        if let f = o.optional("font") { text = text.font(try font(f)) }
+        let shading = try o.optional("shading").map(self.shading)
+        let placements = ["in", "at", "baselineOrigin"].compactMap { o.optional($0) }
+        guard placements.count == 1 else {
+            throw node.error(placements.isEmpty ? "expected \"in\": [x, y, w, h], \"at\": [x, y] or \"baselineOrigin\": [x, y]"
+                                                : "expected one of \"in\", \"at\" and \"baselineOrigin\", got \(placements.count)")
+        }
+        if let a = o.optional("anchor"), o.optional("at") == nil { throw a.error("anchor goes with \"at\"") }
+        if let r = o.optional("in") { return .text(text, .in(try rect(r)), shading: shading) }
+        if let p = o.optional("at") {
+            return .text(text, .at(try point(p), anchor: try o.optional("anchor").map(unitPoint) ?? .center), shading: shading)
+        }
+        return .text(text, .baselineOrigin(try point(o.required("baselineOrigin"))), shading: shading)
+    }
+
+    static let spanKeys = ["string", "font", "shading", "bold", "italic", "weight", "design", "monospaced",
+                           "monospacedDigit", "kerning", "tracking", "baselineOffset", "underline", "strikethrough"]
+
+    /// One run of a `text` array: `{"string": "42", "font": FONT, "shading": SHADING, "bold": true, …}`.
+    func textSpan(_ n: Node) throws -> Text {
+        let o = try n.object("a text span", allowed: Self.spanKeys)
+        var t = Text(verbatim: try o.required("string").string())
+        if let f = o.optional("font") { t = t.font(try font(f)) }
+        if let s = o.optional("shading") { t.runs[0].foreground = try shading(s) }
+        if try o.optional("bold")?.bool() == true { t = t.bold() }
+        if try o.optional("italic")?.bool() == true { t = t.italic() }
+        if let w = o.optional("weight") { t = t.fontWeight(try fontWeight(w)) }
+        if let d = o.optional("design") { t = t.fontDesign(try named(d, "font design", Self.designs)) }
+        if try o.optional("monospaced")?.bool() == true { t = t.monospaced() }
+        if try o.optional("monospacedDigit")?.bool() == true { t = t.monospacedDigit() }
+        if let k = o.optional("kerning") { t = t.kerning(try k.cgFloat()) }
+        if let k = o.optional("tracking") { t = t.tracking(try k.cgFloat()) }
+        if let k = o.optional("baselineOffset") { t = t.baselineOffset(try k.cgFloat()) }
+        for (key, underline) in [("underline", true), ("strikethrough", false)] {
+            guard let d = o.optional(key) else { continue }
+            // true, or a colour for the bar.
+            var color: Color?
+            if case .bool(let on) = d.value { if !on { continue } } else { color = try self.color(d) }
+            t = underline ? t.underline(true, color: color) : t.strikethrough(true, color: color)
+        }
+        return t
+    }
+
+    static let designs: [String: Font.Design] = ["default": .default, "serif": .serif, "rounded": .rounded,
+                                                 "monospaced": .monospaced]
+    static let weights: [String: Font.Weight] = ["ultraLight": .ultraLight, "thin": .thin, "light": .light,
+                                                 "regular": .regular, "medium": .medium, "semibold": .semibold,
+                                                 "bold": .bold, "heavy": .heavy, "black": .black]
+    static let textStyles: [String: Font.TextStyle] = Dictionary(uniqueKeysWithValues: Font.TextStyle.allCases.map { ("\($0)", $0) })
+
+    func fontWeight(_ n: Node) throws -> Font.Weight {
+        if case .number(let v) = n.value {
+            guard v >= 1, v <= 1000 else { throw n.error("font weight must be in 1…1000, got \(fmt(CGFloat(v)))") }
+            return Font.Weight(value: v)
+        }
+        return try named(n, "font weight", Self.weights)
+    }
+
+    /// `{"family": "DejaVu Sans", "size": 17}`, `{"style": "headline"}`, `{"file": "fonts/x.ttf", "size": 12}`,
+    /// `{"size": 12, "design": "rounded"}` (the system face), with `weight`, `italic`, `monospaced`,
+    /// `monospacedDigit`.
+    func font(_ n: Node) throws -> Font {
+        let o = try n.object("a font", allowed: ["family", "file", "style", "size", "weight", "italic", "design",
+                                                 "monospaced", "monospacedDigit"])
+        let design = try o.optional("design").map { try named($0, "font design", Self.designs) }
+        let size = try o.optional("size").map { try $0.nonNegative("font size") }
+        var font: Font
+        if let s = o.optional("style") {
+            for key in ["family", "file"] where o.has(key) { throw s.error("\"style\" and \"\(key)\" do not go together") }
+            if let z = o.optional("size") { throw z.error("a text style has its own size (give \"size\" without \"style\")") }
+            font = .system(try named(s, "text style", Self.textStyles), design: design)
+        } else {
+            guard let size else { throw n.error("expected \"size\" (or a text \"style\")") }
+            if let f = o.optional("file") {
+                let text = try f.string()
+                let url = text.hasPrefix("/") || baseURL == nil ? URL(fileURLWithPath: text) : baseURL!.appendingPathComponent(text)
+                font = .file(url, size: size)
+            } else if let family = o.optional("family") {
+                font = .custom(try family.string(), size: size)
+            } else {
+                font = .system(size: size, design: design)
+            }
+        }
+        if let w = o.optional("weight") { font = font.weight(try fontWeight(w)) }
+        if try o.optional("italic")?.bool() == true { font = font.italic() }
+        if try o.optional("monospaced")?.bool() == true { font = font.monospaced() }
+        if try o.optional("monospacedDigit")?.bool() == true { font = font.monospacedDigit() }
+        return font
     }
 
     func named<T>(_ node: Node, _ what: String, _ table: [String: T]) throws -> T {

@@ -432,13 +432,13 @@ private struct LayoutBuilder {
                 let center = y - face.underlinePosition * scale
                 decorations.append(TextDecoration(
                     rect: CGRect(x: piece.from, y: center - thickness / 2, width: piece.to - piece.from, height: thickness),
-                    span: piece.span))
+                    span: piece.span, kind: .underline))
             }
             if span.strikethrough {
                 decorations.append(TextDecoration(
                     rect: CGRect(x: piece.from, y: y - face.strikeoutPosition * scale, width: piece.to - piece.from,
                                  height: face.strikeoutSize * scale),
-                    span: piece.span))
+                    span: piece.span, kind: .strikethrough))
             }
         }
         lines.append(LaidOutLine(glyphs: firstGlyph..<glyphs.count, baseline: baseline, width: pen,

@@ -94,8 +94,10 @@ struct LaidOutLine: Sendable, Equatable {
 
 /// An underline or strikethrough bar, in layout coordinates.
 struct TextDecoration: Sendable, Equatable {
+    enum Kind: Sendable, Equatable { case underline, strikethrough }
     var rect: CGRect
     var span: Int
+    var kind: Kind
 }
 
 struct TextLayout: Sendable, Equatable {

@@ -1,0 +1,135 @@
+// Text → device-space polygons, shared by both backends.
+//
+// Design note. A text draw's glyphs become one nonzero shape made of every glyph's outline (and the
+// underline or strikethrough bars), so text goes through exactly the coverage and compositing of a filled
+// path on each backend: the reference's cell rasterizer, the GLES raster atlas or GPU tessellation. The text
+// engine gives every glyph's contours the same winding, so glyphs that overlap (a combining mark, a tight
+// kerning pair, an underline through a descender) add up rather than cancel.
+//
+// Glyph placement. Under a transform that only scales uniformly and translates (text drawn upright; the
+// canvas scale counts), each glyph's origin is snapped in device pixels to a quarter pixel across and a whole
+// pixel down — what Skia and CoreText do for horizontal text, so stems keep a constant look along a line and
+// baselines are sharp — and its polygons come from a per-worker cache keyed by face, glyph, device em size
+// and quarter: a text-heavy frame flattens each distinct glyph once, then only copies points. The snapped
+// position is the glyph's position on both backends (it is decided here), so the coverage each backend
+// computes is exact for it. Under any other transform (rotated, skewed, flipped or non-uniformly scaled
+// text), and for glyphs above `maxCachedEm` device pixels, outlines are flattened at their exact position.
+
+import Foundation
+
+/// Flattened glyph outlines of one lowering worker, by face, glyph, device em size and subpixel step.
+/// Bounded: when the points held pass `maxPoints`, the cache starts over.
+final class GlyphPolygonCache {
+    struct Key: Hashable {
+        var face: Int
+        var glyph: UInt32
+        var emBits: UInt64
+        var step: UInt8
+    }
+    private var entries: [Key: Polygons] = [:]
+    /// Points held by all entries.
+    private(set) var pointCount = 0
+    /// Entries made since the renderer was created (misses).
+    private(set) var misses = 0
+    var entryCount: Int { entries.count }
+
+    /// 2²¹ points (32 MiB) per worker: about 20 000 glyphs of 100 points, far more than a frame of ordinary
+    /// text uses, small next to the frame's own buffers.
+    static let maxPoints = 1 << 21
+
+    func polygons(for key: Key, make: () -> Polygons) -> Polygons {
+        if let hit = entries[key] { return hit }
+        let p = make()
+        if pointCount + p.points.count > Self.maxPoints {
+            entries.removeAll(keepingCapacity: true)
+            pointCount = 0
+        }
+        entries[key] = p
+        pointCount += p.points.count
+        misses += 1
+        return p
+    }
+}
+
+/// What a renderer's glyph polygon caches hold: entries, their points (16 bytes each), and the entries made
+/// since the renderer was created.
+public struct GlyphCacheStatistics: Equatable, Sendable, CustomStringConvertible {
+    public var entries = 0
+    public var points = 0
+    public var misses = 0
+    public var description: String { "\(entries) glyphs, \(points) points, \(misses) made" }
+}
+
+enum TextLowering {
+    /// Horizontal glyph positions are snapped to 1/4 device pixel (Skia's and CoreText's subpixel step).
+    static let subpixelSteps = 4.0
+    /// Glyphs with a larger device em are flattened in place: they are rare, and their polygons large.
+    static let maxCachedEm = 256.0
+
+    /// Appends the glyph and bar contours of `text` under `transform` (user space → device pixels) to `polys`;
+    /// glyphs wholly outside `visible` are left out.
+    static func append(_ text: TextGeometry, transform m: CGAffineTransform, visible: PixelRect,
+                       cache: GlyphPolygonCache, into polys: inout Polygons) {
+        let engine = TextEngine.shared
+        let upright = m.b == 0 && m.c == 0 && m.a == m.d && m.a > 0
+        let vx0 = Double(visible.x), vy0 = Double(visible.y)
+        let vx1 = Double(visible.x + visible.width), vy1 = Double(visible.y + visible.height)
+        var lastFace: FontFace?
+        for index in text.glyphs {
+            let g = text.layout.glyphs[index]
+            guard g.size > 0, g.size.isFinite else { continue }
+            let face: FontFace
+            if let f = lastFace, f.id == g.faceID { face = f } else { face = engine.face(id: g.faceID); lastFace = face }
+            let ux = Double(text.origin.x) + g.x, uy = Double(text.origin.y) + g.y
+            let em = g.size * Double(m.a)
+            if upright, em <= maxCachedEm {
+                let px = Double(m.a) * ux + Double(m.tx), py = Double(m.d) * uy + Double(m.ty)
+                let qx = (px * subpixelSteps).rounded() / subpixelSteps
+                let ix = qx.rounded(.down), iy = py.rounded()
+                let step = UInt8((qx - ix) * subpixelSteps)
+                let key = GlyphPolygonCache.Key(face: face.id, glyph: g.glyph, emBits: em.bitPattern, step: step)
+                let shape = cache.polygons(for: key) {
+                    let k = em / face.unitsPerEm
+                    return Flatten.fill(face.outline(glyph: g.glyph),
+                                        transform: CGAffineTransform(a: k, b: 0, c: 0, d: -k,
+                                                                     tx: Double(step) / subpixelSteps, ty: 0))
+                }
+                guard !shape.isEmpty, ix + shape.maxX > vx0, ix + shape.minX < vx1,
+                      iy + shape.maxY > vy0, iy + shape.minY < vy1 else { continue }
+                polys.appendTranslated(shape, dx: ix, dy: iy)
+            } else {
+                let k = g.size / face.unitsPerEm
+                let t = CGAffineTransform(a: k, b: 0, c: 0, d: -k, tx: ux, ty: uy).concatenating(m)
+                let outline = face.outline(glyph: g.glyph)
+                let b = outline.boundingRect
+                guard !b.isNull else { continue }
+                let d = b.applying(t)
+                guard d.maxX > vx0, d.minX < vx1, d.maxY > vy0, d.minY < vy1 else { continue }
+                Flatten.fill(outline, transform: t, into: &polys)
+            }
+        }
+        for index in text.decorations {
+            // Wound as a glyph's outer contour (clockwise with y up), so a bar over a descender adds up.
+            let r = text.layout.decorations[index].rect.offsetBy(dx: text.origin.x, dy: text.origin.y)
+            let corners = [CGPoint(x: r.minX, y: r.maxY), CGPoint(x: r.minX, y: r.minY),
+                           CGPoint(x: r.maxX, y: r.minY), CGPoint(x: r.maxX, y: r.maxY)]
+            polys.beginContour()
+            for c in corners {
+                let p = c.applying(m)
+                polys.append(x: Double(p.x), y: Double(p.y))
+            }
+        }
+    }
+}
+
+extension Polygons {
+    /// Appends `other`'s contours moved by (dx, dy).
+    mutating func appendTranslated(_ other: Polygons, dx: Double, dy: Double) {
+        let base = points.count
+        for s in other.contourStarts { contourStarts.append(base + s) }
+        points.reserveCapacity(points.count + other.points.count)
+        for p in other.points { points.append(DevicePoint(x: p.x + dx, y: p.y + dy)) }
+        minX = min(minX, other.minX + dx); maxX = max(maxX, other.maxX + dx)
+        minY = min(minY, other.minY + dy); maxY = max(maxY, other.maxY + dy)
+    }
+}
