@@ -45,7 +45,7 @@ final class CompositingEncoder {
 
     var dry = true
     var frame: LoweredFrame!
-    private var cb = CommandBuffer()
+    var cb = CommandBuffer()
     private var shapes: [PreparedPath] = []
     private var nextShape = 0
     private var coverage = CoverageSet(kind: .coverage, atlasFormat: .r8)
@@ -86,8 +86,12 @@ final class CompositingEncoder {
     private var maskPages: [(width: Int, height: Int)] = []
     /// The draw call being gathered: pipeline, its specialisation, state and its first instance.
     private var pending: (pipeline: Pipeline, variant: ShaderVariant, state: CompositeState, first: Int)?
-    private var boundPipeline: (Pipeline, ShaderVariant)?
-    private var boundState: CompositeState?
+    var boundPipeline: (Pipeline, ShaderVariant)?
+    var boundState: CompositeState?
+    /// The path strategy of the frame being encoded; and the instance uploads of hoisted paint layers, moved to
+    /// the frame's start with the encoder's own.
+    var strategy: PathStrategy?
+    var paintHead: [GPUCommand] = []
 
     struct Target {
         var ref: TextureRef
@@ -110,6 +114,9 @@ final class CompositingEncoder {
         defer { swap(&cb, &commandBuffer) }
         cb.reset()
         let target = lowered.target
+        self.strategy = strategy
+        defer { self.strategy = nil }
+        paintHead.removeAll(keepingCapacity: true)
         try layoutMasks()
         layoutHoisting()
 
@@ -157,7 +164,7 @@ final class CompositingEncoder {
         run(target)
 
         // Instances and paint data, uploaded before the first pass's commands.
-        var head: [GPUCommand] = []
+        var head: [GPUCommand] = paintHead
         if !instances.isEmpty {
             let bytes = instances.count * CompositeInstance.stride
             let start = cb.reserveStaging(bytes)

@@ -146,6 +146,9 @@ struct ShelfPacker {
 /// A path strategy: prepared paths → atlas work and cover draws in the command buffer.
 protocol PathStrategy: AnyObject {
     var kind: PathStrategyKind { get }
+    /// `encode` can draw into a hoisted layer's region of a layer-atlas page (`FrameEncoding.target`,
+    /// `placements`): the paint form, whose atlas is its own texture.
+    var paintsLayers: Bool { get }
     /// The frame target's texel format (what the strategy's programs blend into).
     var frameFormat: TextureFormat { get }
     /// The fast path: coverage and source-over compositing of solid colours into the frame, in one go.
@@ -191,6 +194,7 @@ struct CoverageSet {
 
 extension PathStrategy {
     var frameFormat: TextureFormat { .rgba8 }
+    var paintsLayers: Bool { false }
 }
 
 /// What a strategy needs to know about the frame it draws into.
@@ -198,13 +202,25 @@ struct FrameEncoding {
     var width: Int
     var height: Int
     var clearColor: RGBA
-    /// Replays a part of the frame (without readback); nil where the frame cannot be split.
+    /// Replays a part of the frame (without readback); nil where the frame cannot be split (it is then
+    /// staged whole).
     var replay: ((CommandBuffer, inout GLESFrameTimings) throws -> Void)?
+    /// What the draws go into: the frame, or a layer-atlas page whose pass is open (hoisted paint layers,
+    /// `LayerHoisting.swift`); and the atlas texture the strategy stages into.
+    var target: TextureRef = .frame
+    var atlas: TextureRef = .atlas(0)
+    /// Per path, where its rectangles go: kept within `clip` (device pixels), then moved by `shift` (a hoisted
+    /// layer's box → its region of the layer atlas). Nil: as they are.
+    var placements: [(shift: (Int, Int), clip: PixelRect)]?
 
     /// The index of a pass targeting the frame that commands may be appended to: the last pass when it
     /// targets the frame, else a new one (clearing when it is the frame's first pass).
     func framePass(in cb: inout CommandBuffer) -> Int {
-        if let last = cb.passes.last, last.target == .frame { return cb.passes.count - 1 }
+        if let last = cb.passes.last, last.target == target { return cb.passes.count - 1 }
+        guard target == .frame else {
+            cb.passes.append(RenderPass(target: target, load: .load, clearRect: nil, store: .store))
+            return cb.passes.count - 1
+        }
         let first = !cb.continuesFrame && !cb.passes.contains { $0.target == .frame }
         cb.passes.append(RenderPass(target: .frame, load: first ? .clear(clearColor) : .load, clearRect: nil,
                                     store: .store))

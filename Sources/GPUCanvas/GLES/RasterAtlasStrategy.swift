@@ -45,6 +45,7 @@ final class RasterAtlasStrategy: PathStrategy {
     /// are plain rectangles, the frame is BGRA8 and the composite is `atlasBlit`. Only with R8 coverage.
     let paint: Bool
     var frameFormat: TextureFormat { paint ? .bgra8 : .rgba8 }
+    var paintsLayers: Bool { paint }
     /// 2048 × up to 8192 texels (16 MiB of R8, allocated only as far as a frame needs). One tall atlas rather
     /// than several 2048² ones: re-uploading an atlas that a queued draw still reads makes llvmpipe finish
     /// that draw first, which serialises CPU and rasterizer (measured on S1-fills: 66 ms with four 2048²
@@ -224,6 +225,8 @@ final class RasterAtlasStrategy: PathStrategy {
                 end += 1
             }
             if start > 0 { try frame.submitPart(&cb, timings: &timings) }
+            // A frame that cannot be replayed in parts (hoisted layers' content) is staged whole.
+            if frame.replay == nil { end = framePieces.count }
             pieces.removeAll(keepingCapacity: true)
             pieces.append(contentsOf: framePieces[start ..< end])
             var none: CoverageSet?
@@ -363,7 +366,9 @@ final class RasterAtlasStrategy: PathStrategy {
             }
             maxUsed = max(maxUsed, batches[b].usedHeight)
         }
-        cb.declare(.atlas(0), TextureDesc(width: atlasWidth, height: maxUsed, format: atlasFormat))
+        let atlasRef = frame?.atlas ?? .atlas(0)
+        if let d = cb.desc(of: atlasRef), d.format == atlasFormat { maxUsed = max(maxUsed, d.height) }
+        cb.declare(atlasRef, TextureDesc(width: atlasWidth, height: maxUsed, format: atlasFormat))
         if general != nil {
             // Band texels into the shelves (as below, coverage form), then the bands and uploads for the encoder.
             let stagingBase = cb.staging.base
@@ -472,8 +477,9 @@ final class RasterAtlasStrategy: PathStrategy {
                     }
                 }
             }
-            let records = (stagingBase + instanceStart).bindMemory(to: CoverInstance.self, capacity: bandCount)
+            let records = (stagingBase + instanceStart).bindMemory(to: CoverInstance.self, capacity: instanceCount)
             var i = 0
+            let placements = frame.placements
             for worker in workerState.prefix(ranges.count) {
                 for band in worker.bands {
                     let p = paths[pieces[band.piece].path]
@@ -506,6 +512,20 @@ final class RasterAtlasStrategy: PathStrategy {
                     }
                 }
             }
+            if let placements {
+                // A hoisted layer's content (paint form: rectangles): kept within its layer's box, moved to its
+                // region of the layer atlas.
+                var k = 0
+                for worker in workerState.prefix(ranges.count) {
+                    for band in worker.bands {
+                        let (shift, clip) = placements[pieces[band.piece].path]
+                        for _ in 0 ..< band.instanceCount {
+                            Self.place(&records[k], within: clip, shift: shift)
+                            k += 1
+                        }
+                    }
+                }
+            }
         }
 
         // 5. Commands.
@@ -514,10 +534,10 @@ final class RasterAtlasStrategy: PathStrategy {
                                                          bufferOffset: bufferOffset, count: instanceCount,
                                                          pipeline: pipeline))
         cb.passes[pass].commands.append(.bindPipeline(pipeline))
-        cb.passes[pass].commands.append(.bindTexture(unit: 0, .atlas(0)))
+        cb.passes[pass].commands.append(.bindTexture(unit: 0, atlasRef))
         for batch in batches {
             for (shelf, staging) in zip(batch.shelves, batch.shelfStaging) {
-                cb.passes[pass].commands.append(.uploadTexture(.atlas(0), rect: TexelRect(x: 0, y: shelf.y, width: shelf.used,
+                cb.passes[pass].commands.append(.uploadTexture(atlasRef, rect: TexelRect(x: 0, y: shelf.y, width: shelf.used,
                                                                                          height: shelf.height),
                                                                format: atlasFormat, source: staging))
             }
@@ -525,6 +545,24 @@ final class RasterAtlasStrategy: PathStrategy {
                                                   bufferOffset: bufferOffset + batch.instances.lowerBound * CoverInstance.stride,
                                                   pipeline: pipeline))
         }
+    }
+
+    /// A rectangle instance cut to `clip` (its atlas texel moved with its top-left corner; a one-row strip
+    /// keeps its row) and moved by `shift`; one outside `clip` becomes empty.
+    static func place(_ r: inout CoverInstance, within clip: PixelRect, shift: (Int, Int)) {
+        let x0 = max(Int(r.x), clip.x), y0 = max(Int(r.y), clip.y)
+        let x1 = min(Int(r.x) + Int(r.w), clip.x + clip.width), y1 = min(Int(r.y) + Int(r.h), clip.y + clip.height)
+        guard x1 > x0, y1 > y0 else {
+            r.w = 0
+            r.h = 0
+            return
+        }
+        r.u += Int16(x0 - Int(r.x))
+        if r.oneRow == 0 { r.v += Int16(y0 - Int(r.y)) }
+        r.x = Int16(x0 + shift.0)
+        r.y = Int16(y0 + shift.1)
+        r.w = Int16(x1 - x0)
+        r.h = Int16(y1 - y0)
     }
 
     /// Columns `cols` of a coverage row into `out`, zero outside the row's non-zero extent `first ... last`
