@@ -137,22 +137,11 @@ extension Text.Run {
         if isSystem, monospaced || font.isMonospaced { design = .monospaced }
         let weight = (self.weight ?? font.weight ?? styleWeight).value
         let request = FontRequest(family: family, file: file, size: Double(font.pointSize), weight: weight,
-                                  italic: italic || font.isItalic, design: FontDesignKind(design ?? .default),
+                                  italic: italic || font.isItalic, design: design ?? .default,
                                   monospacedDigit: monospacedDigit || font.isMonospacedDigit)
         return TextSpan(string: string, font: request, kerning: Double(kerning ?? 0), tracking: Double(tracking ?? 0),
                         baselineOffset: Double(baselineOffset ?? 0), underline: underline ?? false,
                         strikethrough: strikethrough ?? false)
-    }
-}
-
-extension FontDesignKind {
-    init(_ design: Font.Design) {
-        switch design {
-        case .default: self = .default
-        case .serif: self = .serif
-        case .rounded: self = .rounded
-        case .monospaced: self = .monospaced
-        }
     }
 }
 

@@ -271,7 +271,7 @@ final class Lowering {
             antialiased = style.isAntialiased
         case .stroke(let path, let style):
             do {
-                polys.loweringAppend(try Stroker.outline(path, style: style, transform: t, visible: target.bounds))
+                polys.appendTranslated(try Stroker.outline(path, style: style, transform: t, visible: target.bounds), dx: 0, dy: 0)
             } catch {
                 throw RenderError.invalidGeometry("draw #\(job.drawNumber): \(job.what)\(error)")
             }
@@ -720,14 +720,4 @@ extension Polygons {
         minX = .infinity; minY = .infinity; maxX = -.infinity; maxY = -.infinity
     }
 
-    /// Appends another polygon set's contours.
-    fileprivate mutating func loweringAppend(_ other: Polygons) {
-        let base = points.count
-        for s in other.contourStarts { contourStarts.append(base + s) }
-        points.append(contentsOf: other.points)
-        if other.minX < minX { minX = other.minX }
-        if other.minY < minY { minY = other.minY }
-        if other.maxX > maxX { maxX = other.maxX }
-        if other.maxY > maxY { maxY = other.maxY }
-    }
 }

@@ -123,12 +123,17 @@ enum TextLowering {
 }
 
 extension Polygons {
-    /// Appends `other`'s contours moved by (dx, dy).
+    /// Appends `other`'s contours moved by (dx, dy) (a stroke's outline with (0, 0), a cached glyph at its pixel).
     mutating func appendTranslated(_ other: Polygons, dx: Double, dy: Double) {
         let base = points.count
         for s in other.contourStarts { contourStarts.append(base + s) }
-        points.reserveCapacity(points.count + other.points.count)
-        for p in other.points { points.append(DevicePoint(x: p.x + dx, y: p.y + dy)) }
+        // No reserveCapacity here: called per glyph, an exact reservation each time would defeat the array's
+        // geometric growth.
+        if dx == 0, dy == 0 {
+            points.append(contentsOf: other.points)
+        } else {
+            points.append(contentsOf: other.points.lazy.map { DevicePoint(x: $0.x + dx, y: $0.y + dy) })
+        }
         minX = min(minX, other.minX + dx); maxX = max(maxX, other.maxX + dx)
         minY = min(minY, other.minY + dy); maxY = max(maxY, other.maxY + dy)
     }

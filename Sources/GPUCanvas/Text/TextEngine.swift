@@ -121,7 +121,7 @@ final class TextEngine: @unchecked Sendable {
     /// `"Arial → Liberation Sans Regular (/usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf)"`;
     /// the system font reads `"system font (default) → Inter Regular (…)"`.
     func describeMatch(_ request: FontRequest) -> String {
-        let asked = request.file ?? request.family ?? "system font (\(request.design.rawValue))"
+        let asked = request.file ?? request.family ?? "system font (\(request.design))"
         do {
             return "\(asked) → \(try primaryFace(request))"
         } catch {

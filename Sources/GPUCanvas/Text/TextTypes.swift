@@ -3,11 +3,6 @@
 // inside FontFace.
 import Foundation
 
-/// SwiftUI's `Font.Design`, as the font system sees it: which family stands in for "the system font".
-enum FontDesignKind: String, Hashable, Sendable, CaseIterable {
-    case `default`, serif, rounded, monospaced
-}
-
 /// What a run of text asks of the font system: SwiftUI's Font reduced to numbers.
 ///
 /// `FontRequest(family: "Arial", size: 20, weight: 700)` matches Liberation Sans Bold here (fontconfig's metric
@@ -22,12 +17,12 @@ struct FontRequest: Hashable, Sendable {
     /// 100…900: regular 400, medium 500, semibold 600, bold 700.
     var weight: Double
     var italic: Bool
-    var design: FontDesignKind
+    var design: Font.Design
     /// HarfBuzz feature "tnum" (tabular figures).
     var monospacedDigit: Bool
 
     init(family: String? = nil, file: String? = nil, size: Double, weight: Double = 400, italic: Bool = false,
-         design: FontDesignKind = .default, monospacedDigit: Bool = false) {
+         design: Font.Design = .default, monospacedDigit: Bool = false) {
         self.family = family; self.file = file; self.size = size; self.weight = weight; self.italic = italic
         self.design = design; self.monospacedDigit = monospacedDigit
     }
@@ -44,7 +39,7 @@ struct FontFaceKey: Hashable, Sendable {
     var file: String?
     var weight: Double
     var italic: Bool
-    var design: FontDesignKind
+    var design: Font.Design
 }
 
 /// A run of text with one set of attributes.
