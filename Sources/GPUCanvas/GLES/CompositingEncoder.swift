@@ -619,7 +619,8 @@ final class CompositingEncoder {
         if dry {
             shapes.append(PreparedPath(drawIndex: s.drawNumber, store: s.store, contours: s.contours,
                                        edgeCount: s.edgeCount, box: s.box, rule: s.rule, antialiased: s.antialiased,
-                                       color: RGBA(r: 1, g: 1, b: 1, a: 1), mayHaveInteriors: false))
+                                       color: RGBA(r: 1, g: 1, b: 1, a: 1), mayHaveInteriors: false,
+                                       glyphs: s.glyphs))
             return shapes.count - 1
         }
         defer { nextShape += 1 }

@@ -78,6 +78,23 @@ final class ScratchBuffer<T: BitwiseCopyable> {
     deinit { pointer.deallocate() }
 }
 
+/// A glyph's coverage, rasterized once at its subpixel step (`GlyphMaskCache`): `width` × `height` R8 texels
+/// whose top-left one is (`left`, `top`) pixels from the glyph's pixel.
+final class GlyphMask {
+    let left: Int, top: Int, width: Int, height: Int
+    let texels: [UInt8]
+    init(left: Int, top: Int, width: Int, height: Int, texels: [UInt8]) {
+        self.left = left; self.top = top; self.width = width; self.height = height; self.texels = texels
+    }
+}
+
+/// A glyph mask at the device pixel of its glyph.
+struct PlacedMask {
+    var mask: GlyphMask
+    var x: Int
+    var y: Int
+}
+
 /// Reusable scratch for one worker thread.
 final class CoverageAccumulator {
     private let acc = ScratchBuffer<Double>(fill: 0)
@@ -157,6 +174,62 @@ final class CoverageAccumulator {
             cells.resolve(R32FTexels.self, NonZeroRule.self, out: out, rowBytes: rowBytes)
         case (.r32f, .evenOdd), (.rgba8, .evenOdd), (.bgra8, .evenOdd), (.rgba32f, .evenOdd), (.rgba16f, .evenOdd):
             cells.resolve(R32FTexels.self, EvenOddRule.self, out: out, rowBytes: rowBytes)
+        }
+    }
+
+    /// Writes the coverage of glyph masks placed over the device pixels `piece` as R8 texels to `out`, rows
+    /// `rowBytes` apart, as `render` writes a path's: every texel of each row's extent (the columns the masks
+    /// placed on that row span) and nothing outside. Masks that overlap add up, clamped at full coverage.
+    /// Afterwards `rowExtents` and `bands` describe these texels (no full runs are tracked).
+    ///
+    /// A 2 × 1 mask [128, 255] at (3, 0) and a 1 × 1 mask [200] at (4, 0) over (0, 0, 8, 1) give the row
+    /// extent 3…4 and texels 128, 255.
+    func compose(_ placed: UnsafeBufferPointer<PlacedMask>, piece: PixelRect, out: UnsafeMutablePointer<UInt8>,
+                 rowBytes: Int) {
+        width = piece.width
+        height = piece.height
+        extentLeft.ensure(height)
+        extentRight.ensure(height)
+        fullLeft.ensure(height)
+        fullRight.ensure(height)
+        let lefts = extentLeft.pointer, rights = extentRight.pointer
+        for r in 0 ..< height {
+            lefts[r] = Int32.max
+            rights[r] = -1
+            fullLeft.pointer[r] = 0
+            fullRight.pointer[r] = 0
+        }
+        // Each mask's part inside the piece: piece-local columns c0..<c1, rows r0..<r1.
+        func clipped(_ p: PlacedMask) -> (c0: Int, c1: Int, r0: Int, r1: Int)? {
+            let gx = p.x + p.mask.left - piece.x, gy = p.y + p.mask.top - piece.y
+            let c0 = max(0, gx), c1 = min(width, gx + p.mask.width)
+            let r0 = max(0, gy), r1 = min(height, gy + p.mask.height)
+            return c0 < c1 && r0 < r1 ? (c0, c1, r0, r1) : nil
+        }
+        for p in placed {
+            guard let c = clipped(p) else { continue }
+            for r in c.r0 ..< c.r1 {
+                lefts[r] = min(lefts[r], Int32(c.c0))
+                rights[r] = max(rights[r], Int32(c.c1 - 1))
+            }
+        }
+        for r in 0 ..< height {
+            if rights[r] < 0 { lefts[r] = 0; continue }
+            (out + r * rowBytes + Int(lefts[r])).update(repeating: 0, count: Int(rights[r] - lefts[r]) + 1)
+        }
+        for p in placed {
+            guard let c = clipped(p) else { continue }
+            let gx = p.x + p.mask.left - piece.x, gy = p.y + p.mask.top - piece.y
+            p.mask.texels.withUnsafeBufferPointer { texels in
+                for r in c.r0 ..< c.r1 {
+                    let src = texels.baseAddress! + (r - gy) * p.mask.width + (c.c0 - gx)
+                    let dst = out + r * rowBytes + c.c0
+                    for k in 0 ..< c.c1 - c.c0 {
+                        let (sum, overflow) = dst[k].addingReportingOverflow(src[k])
+                        dst[k] = overflow ? 255 : sum
+                    }
+                }
+            }
         }
     }
 

@@ -169,7 +169,7 @@ extension CompositingEncoder {
                 paths.append(PreparedPath(drawIndex: d.number, store: s.store, contours: s.contours,
                                           edgeCount: s.edgeCount, box: s.box, rule: s.rule, antialiased: s.antialiased,
                                           color: RGBA(r: c.r * o, g: c.g * o, b: c.b * o, a: c.a * o),
-                                          mayHaveInteriors: s.mayHaveInteriors))
+                                          mayHaveInteriors: s.mayHaveInteriors, glyphs: s.glyphs))
                 placements.append((shift, h.layer.box))
             }
         }

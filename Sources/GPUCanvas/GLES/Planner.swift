@@ -56,6 +56,8 @@ struct PreparedPath {
     /// Whether the path can have interiors wide enough to draw as solid rectangles (`RasterAtlasStrategy`'s
     /// paint form): every fill, and strokes at least `Lowering.solidStrokeWidth` device pixels wide.
     var mayHaveInteriors = true
+    /// Text drawn from glyph masks: its placements in the store (`CoverageShape.glyphs`); contours are empty.
+    var glyphs: Range<Int> = 0 ..< 0
 }
 
 /// One atlas-sized piece of a path's pixel box.
@@ -151,6 +153,9 @@ protocol PathStrategy: AnyObject {
     var paintsLayers: Bool { get }
     /// The frame target's texel format (what the strategy's programs blend into).
     var frameFormat: TextureFormat { get }
+    /// The strategy draws text from glyph placements (`PreparedPath.glyphs`) with coverage masks of its own, so
+    /// the lowering may hand it placements instead of contours.
+    var drawsGlyphMasks: Bool { get }
     /// The fast path: coverage and source-over compositing of solid colours into the frame, in one go.
     func encode(_ paths: [PreparedPath], stores: [Polygons], frame: FrameEncoding,
                 into cb: inout CommandBuffer, timings: inout GLESFrameTimings) throws
@@ -195,6 +200,7 @@ struct CoverageSet {
 extension PathStrategy {
     var frameFormat: TextureFormat { .rgba8 }
     var paintsLayers: Bool { false }
+    var drawsGlyphMasks: Bool { false }
 }
 
 /// What a strategy needs to know about the frame it draws into.
@@ -300,7 +306,8 @@ final class Planner {
               replay: ((CommandBuffer, inout GLESFrameTimings) throws -> Void)? = nil) throws {
         cb.reset()
         let t0 = DispatchTime.now().uptimeNanoseconds
-        let lowered = try lowering.lower(recording, target: target)
+        let lowered = try lowering.lower(recording, target: target,
+                                         placesGlyphs: strategy.drawsGlyphMasks && recording.colorMode == .nonLinear)
         let stores = lowered.stores
         prepared.removeAll(keepingCapacity: true)
         guard lowered.isSolidSourceOver else {
@@ -338,7 +345,7 @@ final class Planner {
             prepared.append(PreparedPath(drawIndex: d.number, store: s.store, contours: s.contours,
                                          edgeCount: s.edgeCount, box: s.box, rule: s.rule,
                                          antialiased: s.antialiased, color: color,
-                                         mayHaveInteriors: s.mayHaveInteriors))
+                                         mayHaveInteriors: s.mayHaveInteriors, glyphs: s.glyphs))
         }
         let t1 = DispatchTime.now().uptimeNanoseconds
         timings.geometry += Double(t1 - t0) / 1e9

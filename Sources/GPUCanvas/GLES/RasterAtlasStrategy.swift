@@ -46,6 +46,8 @@ final class RasterAtlasStrategy: PathStrategy {
     let paint: Bool
     var frameFormat: TextureFormat { paint ? .bgra8 : .rgba8 }
     var paintsLayers: Bool { paint }
+    /// Glyph masks are R8 coverage (`GlyphMaskCache`).
+    var drawsGlyphMasks: Bool { format == .r8 }
     /// 2048 × up to 8192 texels (16 MiB of R8, allocated only as far as a frame needs). One tall atlas rather
     /// than several 2048² ones: re-uploading an atlas that a queued draw still reads makes llvmpipe finish
     /// that draw first, which serialises CPU and rasterizer (measured on S1-fills: 66 ms with four 2048²
@@ -133,6 +135,9 @@ final class RasterAtlasStrategy: PathStrategy {
     /// One worker's scratch: its accumulator, piece texels, band arena and bands.
     private final class Worker {
         let accumulator = CoverageAccumulator()
+        let glyphMasks = GlyphMaskCache()
+        /// The masks of the text piece being composed.
+        var placedMasks: [PlacedMask] = []
         /// The resolve writes each row's non-zero extent and the band copy reads only that.
         let scratch = ScratchBuffer<UInt8>(fill: nil)
         /// Written band by band before it is read.
@@ -268,9 +273,24 @@ final class RasterAtlasStrategy: PathStrategy {
                 worker.scratch.ensure(rowBytes * piece.rect.height)
                 let scratch = worker.scratch.pointer
                 let solids = paint && p.mayHaveInteriors
-                worker.accumulator.render(stores[p.store], contours: p.contours, rule: p.rule, antialiased: p.antialiased,
-                                          piece: piece.rect, format: fmt, out: UnsafeMutableRawPointer(scratch),
-                                          rowBytes: rowBytes, trackFullRuns: solids)
+                if p.glyphs.isEmpty {
+                    worker.accumulator.render(stores[p.store], contours: p.contours, rule: p.rule,
+                                              antialiased: p.antialiased, piece: piece.rect, format: fmt,
+                                              out: UnsafeMutableRawPointer(scratch), rowBytes: rowBytes,
+                                              trackFullRuns: solids)
+                } else {
+                    precondition(fmt == .r8, "glyph masks are R8 coverage")
+                    worker.placedMasks.removeAll(keepingCapacity: true)
+                    stores[p.store].placedGlyphs.withUnsafeBufferPointer { glyphs in
+                        for g in p.glyphs {
+                            guard let mask = worker.glyphMasks.mask(for: glyphs[g]) else { continue }
+                            worker.placedMasks.append(PlacedMask(mask: mask, x: glyphs[g].x, y: glyphs[g].y))
+                        }
+                    }
+                    worker.placedMasks.withUnsafeBufferPointer {
+                        worker.accumulator.compose($0, piece: piece.rect, out: scratch, rowBytes: rowBytes)
+                    }
+                }
                 worker.local.removeAll(keepingCapacity: true)
                 worker.accumulator.bands(instanceCost: Self.bandInstanceCost,
                                          solids: solids ? (Self.solidMinArea, Self.solidPixelCost) : nil,

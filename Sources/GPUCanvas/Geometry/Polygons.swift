@@ -18,6 +18,9 @@ struct Polygons {
     /// Bounds of all points (empty polygons have min > max).
     var minX = Double.infinity, minY = Double.infinity
     var maxX = -Double.infinity, maxY = -Double.infinity
+    /// Glyphs of text shapes kept as placements instead of contours (`CoverageShape.glyphs` indexes it): only a
+    /// lowering store asked for glyph placements holds any (see `TextLowering.place`).
+    var placedGlyphs: [PlacedGlyph] = []
 
     var isEmpty: Bool { points.isEmpty }
     var contourCount: Int { contourStarts.count }

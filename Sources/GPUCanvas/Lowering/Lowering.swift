@@ -71,6 +71,9 @@ struct CoverageShape {
     /// Whether the shape can have interiors wide enough to draw as solid rectangles: every fill, and strokes at
     /// least `Lowering.solidStrokeWidth` device pixels wide.
     var mayHaveInteriors: Bool
+    /// Text kept as glyph placements (`Polygons.placedGlyphs` of the store) instead of contours, which are then
+    /// empty: only when the lowering was asked for them (`Lowering.lower(_:target:placesGlyphs:)`).
+    var glyphs: Range<Int> = 0 ..< 0
 }
 
 /// A draw: coverage of `shape` × `paint` × `opacity`, blended with `blend`, inside `clip`.
@@ -201,11 +204,15 @@ final class Lowering {
     }
 
     /// Lowers `recording` for `target`. Throws `RenderError` for anything invalid or not drawable yet.
-    func lower(_ recording: Recording, target: RenderTarget) throws -> LoweredFrame {
+    ///
+    /// `placesGlyphs`: upright text at cached sizes is lowered to glyph placements (`CoverageShape.glyphs`)
+    /// rather than contours, for a backend that draws glyphs from coverage masks of its own (the GLES raster
+    /// atlas in 8 bits); the glyphs' positions are the same either way.
+    func lower(_ recording: Recording, target: RenderTarget, placesGlyphs: Bool = false) throws -> LoweredFrame {
         var b = Builder(target: target, colorMode: recording.colorMode, features: features)
         try b.checkFrame(recording)
         let tree = b.collect(recording.root)
-        try prepareShapes(&b, target: target)
+        try prepareShapes(&b, target: target, placesGlyphs: placesGlyphs)
         var clips: [LoweredClip] = []
         var clipIndex: [Int: Int] = [:]
         let ops = try b.assemble(tree, clips: &clips, clipIndex: &clipIndex)
@@ -214,7 +221,7 @@ final class Lowering {
     }
 
     /// Flattens or strokes every job of `b` into `stores`, on all cores when there is enough work.
-    private func prepareShapes(_ b: inout Builder, target: RenderTarget) throws {
+    private func prepareShapes(_ b: inout Builder, target: RenderTarget, placesGlyphs: Bool) throws {
         let jobs = b.jobs
         var totalCost = 0
         for j in jobs { totalCost += j.cost }
@@ -238,7 +245,7 @@ final class Lowering {
                         for k in ranges[w] {
                             do {
                                 r[k] = try Self.prepare(jobs[k], target: target, store: w, glyphs: caches[w],
-                                                        into: &s[w])
+                                                        placesGlyphs: placesGlyphs, into: &s[w])
                             } catch let error as RenderError {
                                 e[w] = (jobs[k].drawNumber, error)
                                 return
@@ -257,7 +264,7 @@ final class Lowering {
 
     /// One job → its device-space shape (nil when it covers no pixel of the target).
     private static func prepare(_ job: ShapeJob, target: RenderTarget, store: Int, glyphs: GlyphPolygonCache,
-                                into polys: inout Polygons) throws -> CoverageShape? {
+                                placesGlyphs: Bool, into polys: inout Polygons) throws -> CoverageShape? {
         let t = job.transform
         let firstContour = polys.contourCount
         let firstPoint = polys.points.count
@@ -280,6 +287,16 @@ final class Lowering {
             // The pen's device width where the transform squeezes it most.
             mayHaveInteriors = style.lineWidth * t.minScale >= solidStrokeWidth
         case .text(let text):
+            let firstGlyph = polys.placedGlyphs.count
+            if placesGlyphs,
+               case .placed(let ink) = TextLowering.place(text, transform: t, visible: target.pixelRect, cache: glyphs,
+                                                          into: &polys.placedGlyphs) {
+                guard let ink, let box = ink.intersection(target.pixelRect) else { return nil }
+                return CoverageShape(drawNumber: job.drawNumber, store: store, contours: firstContour ..< firstContour,
+                                     edgeCount: polys.placedGlyphs.count - firstGlyph, box: box, rule: .nonZero,
+                                     antialiased: true, mayHaveInteriors: false,
+                                     glyphs: firstGlyph ..< polys.placedGlyphs.count)
+            }
             TextLowering.append(text, transform: t, visible: target.pixelRect, cache: glyphs, into: &polys)
             rule = .nonZero
             antialiased = true
@@ -717,6 +734,7 @@ extension Polygons {
     fileprivate mutating func loweringClear() {
         points.removeAll(keepingCapacity: true)
         contourStarts.removeAll(keepingCapacity: true)
+        placedGlyphs.removeAll(keepingCapacity: true)
         minX = .infinity; minY = .infinity; maxX = -.infinity; maxY = -.infinity
     }
 

@@ -60,11 +60,83 @@ public struct GlyphCacheStatistics: Equatable, Sendable, CustomStringConvertible
     public var description: String { "\(entries) glyphs, \(points) points, \(misses) made" }
 }
 
+/// One glyph of a text shape kept as a placement (`TextLowering.place`).
+struct PlacedGlyph {
+    var key: GlyphPolygonCache.Key
+    /// The device pixel the cached outline is moved to.
+    var x: Int
+    var y: Int
+    /// The glyph's cached outline (device pixels, at its subpixel step, around its own origin).
+    var outline: Polygons
+}
+
 enum TextLowering {
     /// Horizontal glyph positions are snapped to 1/4 device pixel (Skia's and CoreText's subpixel step).
     static let subpixelSteps = 4.0
     /// Glyphs with a larger device em are flattened in place: they are rare, and their polygons large.
     static let maxCachedEm = 256.0
+
+    enum Placement {
+        /// The text is not upright, has a glyph over `maxCachedEm` or a decoration bar: draw its contours.
+        case needsContours
+        /// The glyphs were placed; the pixel box of their outlines (nil: none is visible).
+        case placed(PixelRect?)
+    }
+
+    /// Appends `text`'s glyphs under `transform` to `glyphs` as placements (glyphs wholly outside `visible` are
+    /// left out), when every glyph takes the cached route of `append`.
+    static func place(_ text: TextGeometry, transform m: CGAffineTransform, visible: PixelRect,
+                      cache: GlyphPolygonCache, into glyphs: inout [PlacedGlyph]) -> Placement {
+        let upright = m.b == 0 && m.c == 0 && m.a == m.d && m.a > 0
+        guard upright, text.decorations.isEmpty,
+              text.glyphs.allSatisfy({ text.layout.glyphs[$0].size * Double(m.a) <= maxCachedEm }) else {
+            return .needsContours
+        }
+        let engine = TextEngine.shared
+        let vx0 = Double(visible.x), vy0 = Double(visible.y)
+        let vx1 = Double(visible.x + visible.width), vy1 = Double(visible.y + visible.height)
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        var lastFace: FontFace?
+        for index in text.glyphs {
+            let g = text.layout.glyphs[index]
+            guard g.size > 0, g.size.isFinite else { continue }
+            let face: FontFace
+            if let f = lastFace, f.id == g.faceID { face = f } else { face = engine.face(id: g.faceID); lastFace = face }
+            let (key, ix, iy) = snapped(g, face: face, origin: text.origin, transform: m)
+            let shape = cachedOutline(key, face: face, cache: cache)
+            guard !shape.isEmpty, ix + shape.maxX > vx0, ix + shape.minX < vx1,
+                  iy + shape.maxY > vy0, iy + shape.minY < vy1 else { continue }
+            glyphs.append(PlacedGlyph(key: key, x: Int(ix), y: Int(iy), outline: shape))
+            minX = min(minX, ix + shape.minX); maxX = max(maxX, ix + shape.maxX)
+            minY = min(minY, iy + shape.minY); maxY = max(maxY, iy + shape.maxY)
+        }
+        guard minX < maxX, minY < maxY else { return .placed(nil) }
+        let x0 = Int(minX.rounded(.down)), y0 = Int(minY.rounded(.down))
+        return .placed(PixelRect(x: x0, y: y0, width: Int(maxX.rounded(.up)) - x0, height: Int(maxY.rounded(.up)) - y0))
+    }
+
+    /// An upright glyph's cache key and the whole device pixel its cached outline moves to: the origin snapped
+    /// to a quarter pixel across and a whole pixel down.
+    private static func snapped(_ g: PositionedGlyph, face: FontFace, origin: CGPoint, transform m: CGAffineTransform)
+        -> (GlyphPolygonCache.Key, Double, Double) {
+        let ux = Double(origin.x) + g.x, uy = Double(origin.y) + g.y
+        let em = g.size * Double(m.a)
+        let px = Double(m.a) * ux + Double(m.tx), py = Double(m.d) * uy + Double(m.ty)
+        let qx = (px * subpixelSteps).rounded() / subpixelSteps
+        let ix = qx.rounded(.down), iy = py.rounded()
+        let step = UInt8((qx - ix) * subpixelSteps)
+        return (GlyphPolygonCache.Key(face: face.id, glyph: g.glyph, emBits: em.bitPattern, step: step), ix, iy)
+    }
+
+    /// The glyph's outline at its key's em and step, flattened once per cache.
+    private static func cachedOutline(_ key: GlyphPolygonCache.Key, face: FontFace, cache: GlyphPolygonCache) -> Polygons {
+        cache.polygons(for: key) {
+            let k = Double(bitPattern: key.emBits) / face.unitsPerEm
+            return Flatten.fill(face.outline(glyph: key.glyph),
+                                transform: CGAffineTransform(a: k, b: 0, c: 0, d: -k,
+                                                             tx: Double(key.step) / subpixelSteps, ty: 0))
+        }
+    }
 
     /// Appends the glyph and bar contours of `text` under `transform` (user space → device pixels) to `polys`;
     /// glyphs wholly outside `visible` are left out.
@@ -83,17 +155,8 @@ enum TextLowering {
             let ux = Double(text.origin.x) + g.x, uy = Double(text.origin.y) + g.y
             let em = g.size * Double(m.a)
             if upright, em <= maxCachedEm {
-                let px = Double(m.a) * ux + Double(m.tx), py = Double(m.d) * uy + Double(m.ty)
-                let qx = (px * subpixelSteps).rounded() / subpixelSteps
-                let ix = qx.rounded(.down), iy = py.rounded()
-                let step = UInt8((qx - ix) * subpixelSteps)
-                let key = GlyphPolygonCache.Key(face: face.id, glyph: g.glyph, emBits: em.bitPattern, step: step)
-                let shape = cache.polygons(for: key) {
-                    let k = em / face.unitsPerEm
-                    return Flatten.fill(face.outline(glyph: g.glyph),
-                                        transform: CGAffineTransform(a: k, b: 0, c: 0, d: -k,
-                                                                     tx: Double(step) / subpixelSteps, ty: 0))
-                }
+                let (key, ix, iy) = snapped(g, face: face, origin: text.origin, transform: m)
+                let shape = cachedOutline(key, face: face, cache: cache)
                 guard !shape.isEmpty, ix + shape.maxX > vx0, ix + shape.minX < vx1,
                       iy + shape.maxY > vy0, iy + shape.minY < vy1 else { continue }
                 polys.appendTranslated(shape, dx: ix, dy: iy)
