@@ -1293,6 +1293,13 @@ scene("text-devanagari", [fill({"rect": [0, 0, 192, 64]}, "#FFFFFF"),
 scene("text-mixed-scripts-fallback", [fill({"rect": [0, 0, 256, 64]}, "#FFFFFF"),
                                       text("Hello мир Γειά مرحبا", family("DejaVu Sans", 18), INK, at=(128, 32))],
       size=(256, 64))
+# Colour emoji: Noto Color Emoji's bitmap strike, scaled and filtered like an image, in its own colours.
+scene("text-emoji", [fill({"rect": [0, 0, 256, 64]}, "#FFFFFF"),
+                     text("Hi 👋 🎉😀 ok", family("DejaVu Sans", 28), INK, at=(128, 32))], size=(256, 64))
+scene("text-emoji-small-large", [WHITE, text("😀🚀", family("DejaVu Sans", 11), INK, at=(20, 16)),
+                                 text("❤️", family("DejaVu Sans", 72), INK, at=(64, 80))])
+scene("text-emoji-rotated", [WHITE, copy(translate(64, 64), rotate(20),
+                                         text("🙂 yes", family("DejaVu Sans", 24), INK, at=(0, 0)))])
 scene("text-underline-strikethrough", [WHITE,
                                        text([{"string": "under", "underline": True}], family("DejaVu Sans", 22), INK,
                                             at=(64, 36)),

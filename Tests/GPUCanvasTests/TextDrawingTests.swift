@@ -174,6 +174,37 @@ final class TextDrawingTests: XCTestCase, ComparesBackends {
 
     /// 1000 frames of changing text (a counter, at a size that changes every frame) keep the glyph caches
     /// within their bound and the GL objects flat.
+    /// Colour emoji are drawn from Noto Color Emoji's bitmap strike in their own colours, whatever the shading:
+    /// 😀's face is yellow, the text around it keeps its blue, and both backends agree.
+    func testColorEmojiAreDrawnFromTheirBitmaps() throws {
+        let emoji = try? TextEngine.shared.primaryFace(FontRequest(family: "Noto Color Emoji", size: 40))
+        try XCTSkipUnless(emoji?.hasColorBitmaps == true, "Noto Color Emoji is not installed (fonts-noto-color-emoji)")
+        var images: [(String, RasterImage)] = []
+        for (name, r) in try renderers() {
+            let image = try r.render(Recording(size: CGSize(width: 160, height: 64)) { context, size in
+                context.fill(Path(CGRect(origin: .zero, size: size)), with: .color(.white))
+                context.draw(Text("ab 😀").font(.custom("DejaVu Sans", size: 40)).foregroundColor(.blue),
+                             at: CGPoint(x: 4, y: 32), anchor: .leading)
+            })
+            images.append((name, image))
+            // The emoji's right half: its face is yellow (red and green high, blue low).
+            var yellow = 0, blue = 0
+            for y in 0 ..< 64 {
+                for x in 0 ..< 160 {
+                    let p = image.pixel(x: x, y: y)
+                    if p.r > 200, p.g > 150, p.b < 100 { yellow += 1 }
+                    if p.b > 200, p.r < 60, p.g < 160 { blue += 1 }  // SwiftUI's blue is (0, 0.48, 1)
+                }
+            }
+            XCTAssertGreaterThan(yellow, 300, "\(name): a 40 pt 😀 has a yellow face")
+            XCTAssertGreaterThan(blue, 100, "\(name): 'ab' stays blue")
+        }
+        for (name, image) in images.dropFirst() {
+            let d = image.difference(from: images[0].1)
+            XCTAssertLessThanOrEqual(d.maxDiff, Self.rounding, "\(name) against \(images[0].0)")
+        }
+    }
+
     func testGlyphCacheStaysBoundedOverThousandFramesOfChangingText() throws {
         for (name, r) in try renderers().prefix(2) {
             func frame(_ n: Int) -> Recording {
@@ -190,6 +221,10 @@ final class TextDrawingTests: XCTestCase, ComparesBackends {
             let stats = r.glyphCacheStatistics
             XCTAssertGreaterThan(stats.misses, 1000, "\(name): \(stats): sizes change, so glyphs are made anew")
             XCTAssertLessThanOrEqual(stats.points, 8 * GlyphPolygonCache.maxPoints, "\(name): \(stats)")
+            XCTAssertLessThanOrEqual(stats.maskBytes, 8 * GlyphMaskCache.maxBytes, "\(name): \(stats)")
+            if r.pathStrategy == .rasterAtlas {
+                XCTAssertGreaterThan(stats.maskMisses, 1000, "\(name): \(stats): the raster atlas draws glyph masks")
+            }
         }
     }
 }

@@ -244,7 +244,24 @@ extension GraphicsContext {
             return groups.count - 1
         }
         let spanShading = text.text.runs.map { $0.foreground ?? text.shading }
-        for (i, g) in layout.glyphs.enumerated() { groups[group(spanShading[g.span])].glyphs.append(i) }
+        // Colour glyphs (emoji) are drawn in their own colours, each filling its bitmap's rectangle with the
+        // bitmap (`TextLowering`), after the glyphs filled with shadings.
+        var colorGlyphs: [(index: Int, paint: Paint)] = []
+        let engine = TextEngine.shared
+        for (i, g) in layout.glyphs.enumerated() {
+            let face = engine.face(id: g.faceID)
+            if face.hasColorBitmaps {
+                guard let bitmap = face.colorBitmap(glyph: g.glyph) else { continue }
+                let r = bitmap.rect(size: g.size, x: Double(origin.x) + g.x, y: Double(origin.y) + g.y)
+                let w = CGFloat(bitmap.image.width), h = CGFloat(bitmap.image.height)
+                let toUser = CGAffineTransform(a: r.width / w, b: 0, c: 0, d: r.height / h, tx: r.minX, ty: r.minY)
+                colorGlyphs.append((i, .image(ImagePaint(image: Image(bitmap.image), imageToUser: toUser, tiled: false,
+                                                         sourceRect: CGRect(x: 0, y: 0, width: w, height: h),
+                                                         tint: nil))))
+                continue
+            }
+            groups[group(spanShading[g.span])].glyphs.append(i)
+        }
         for (i, d) in layout.decorations.enumerated() {
             let run = text.text.runs[d.span]
             let isUnderline = d.kind == .underline
@@ -256,6 +273,10 @@ extension GraphicsContext {
             guard let paint = paint(for: g.shading, bounds: bounds) else { continue }
             record(.text(TextGeometry(call: call, spans: text.spans, layout: layout, origin: origin, glyphs: g.glyphs,
                                       decorations: g.decorations, part: part, error: nil)), paint: paint)
+        }
+        for (k, c) in colorGlyphs.enumerated() {
+            record(.text(TextGeometry(call: call, spans: text.spans, layout: layout, origin: origin, glyphs: [c.index],
+                                      decorations: [], part: groups.count + k, error: nil)), paint: c.paint)
         }
     }
 }

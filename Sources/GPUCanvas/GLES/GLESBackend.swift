@@ -204,7 +204,17 @@ final class GLESBackend: RenderBackend {
     private(set) var hasFrame = false
 
     var name: String { "\(context.renderer) (\(context.chosenDevice), \(strategyKind))" }
-    var glyphCacheStatistics: GlyphCacheStatistics { planner.glyphCacheStatistics }
+    var glyphCacheStatistics: GlyphCacheStatistics {
+        var stats = planner.glyphCacheStatistics
+        if let atlas = strategy as? RasterAtlasStrategy {
+            for cache in atlas.glyphMaskCaches {
+                stats.masks += cache.count
+                stats.maskBytes += cache.bytes
+                stats.maskMisses += cache.misses
+            }
+        }
+        return stats
+    }
 
     /// `atlasSizeLimit` (tests): atlases no larger than this, so that a small scene fills several.
     /// `partPixelLimit` (tests): raster-atlas frames are staged and replayed in parts of at most this many

@@ -71,6 +71,8 @@ final class RasterAtlasStrategy: PathStrategy {
     let partPixels: Int
 
     private var workerState: [Worker] = []
+    /// The workers' glyph mask caches (for `GlyphCacheStatistics`).
+    var glyphMaskCaches: [GlyphMaskCache] { workerState.map(\.glyphMasks) }
     /// The frame's pieces, in draw order; `pieces` holds the part being encoded.
     private var framePieces: [Piece] = []
     private var pieces: [Piece] = []

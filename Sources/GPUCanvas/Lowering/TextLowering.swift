@@ -51,13 +51,20 @@ final class GlyphPolygonCache {
     }
 }
 
-/// What a renderer's glyph polygon caches hold: entries, their points (16 bytes each), and the entries made
-/// since the renderer was created.
+/// What a renderer's glyph caches hold: polygon entries, their points (16 bytes each), and the entries made
+/// since the renderer was created; and the GLES raster atlas's glyph masks.
 public struct GlyphCacheStatistics: Equatable, Sendable, CustomStringConvertible {
     public var entries = 0
     public var points = 0
     public var misses = 0
-    public var description: String { "\(entries) glyphs, \(points) points, \(misses) made" }
+    /// Coverage masks of the GLES raster atlas (`GlyphMaskCache`): how many, their texel bytes, and the masks
+    /// made since the renderer was created. 0 on other backends and strategies.
+    public var masks = 0
+    public var maskBytes = 0
+    public var maskMisses = 0
+    public var description: String {
+        "\(entries) glyphs, \(points) points, \(misses) made; \(masks) masks, \(maskBytes) bytes, \(maskMisses) made"
+    }
 }
 
 /// One glyph of a text shape kept as a placement (`TextLowering.place`).
@@ -97,11 +104,16 @@ enum TextLowering {
         let vx1 = Double(visible.x + visible.width), vy1 = Double(visible.y + visible.height)
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         var lastFace: FontFace?
+        let start = glyphs.count
         for index in text.glyphs {
             let g = text.layout.glyphs[index]
             guard g.size > 0, g.size.isFinite else { continue }
             let face: FontFace
             if let f = lastFace, f.id == g.faceID { face = f } else { face = engine.face(id: g.faceID); lastFace = face }
+            if face.hasColorBitmaps {
+                glyphs.removeSubrange(start...)
+                return .needsContours
+            }
             let (key, ix, iy) = snapped(g, face: face, origin: text.origin, transform: m)
             let shape = cachedOutline(key, face: face, cache: cache)
             guard !shape.isEmpty, ix + shape.maxX > vx0, ix + shape.minX < vx1,
@@ -154,6 +166,12 @@ enum TextLowering {
             if let f = lastFace, f.id == g.faceID { face = f } else { face = engine.face(id: g.faceID); lastFace = face }
             let ux = Double(text.origin.x) + g.x, uy = Double(text.origin.y) + g.y
             let em = g.size * Double(m.a)
+            if face.hasColorBitmaps {
+                // A colour glyph is its bitmap's rectangle, which the draw fills with the bitmap (`recordText`).
+                guard let bitmap = face.colorBitmap(glyph: g.glyph) else { continue }
+                appendRectangle(bitmap.rect(size: g.size, x: ux, y: uy), transform: m, into: &polys)
+                continue
+            }
             if upright, em <= maxCachedEm {
                 let (key, ix, iy) = snapped(g, face: face, origin: text.origin, transform: m)
                 let shape = cachedOutline(key, face: face, cache: cache)
@@ -172,15 +190,20 @@ enum TextLowering {
             }
         }
         for index in text.decorations {
-            // Wound as a glyph's outer contour (clockwise with y up), so a bar over a descender adds up.
-            let r = text.layout.decorations[index].rect.offsetBy(dx: text.origin.x, dy: text.origin.y)
-            let corners = [CGPoint(x: r.minX, y: r.maxY), CGPoint(x: r.minX, y: r.minY),
-                           CGPoint(x: r.maxX, y: r.minY), CGPoint(x: r.maxX, y: r.maxY)]
-            polys.beginContour()
-            for c in corners {
-                let p = c.applying(m)
-                polys.append(x: Double(p.x), y: Double(p.y))
-            }
+            // A bar over a descender adds up with the glyph.
+            appendRectangle(text.layout.decorations[index].rect.offsetBy(dx: text.origin.x, dy: text.origin.y),
+                            transform: m, into: &polys)
+        }
+    }
+
+    /// `r` (user space) under `m` as one contour wound as a glyph's outer contour (clockwise with y up).
+    private static func appendRectangle(_ r: CGRect, transform m: CGAffineTransform, into polys: inout Polygons) {
+        let corners = [CGPoint(x: r.minX, y: r.maxY), CGPoint(x: r.minX, y: r.minY),
+                       CGPoint(x: r.maxX, y: r.minY), CGPoint(x: r.maxX, y: r.maxY)]
+        polys.beginContour()
+        for c in corners {
+            let p = c.applying(m)
+            polys.append(x: Double(p.x), y: Double(p.y))
         }
     }
 }
