@@ -37,6 +37,7 @@ let package = Package(
             providers: [.apt([
                 "libfreetype-dev", "libharfbuzz-dev", "libfontconfig-dev", "libunibreak-dev",
                 "fonts-inter", "fonts-liberation2", "fonts-dejavu-core", "fonts-noto-core", "fonts-noto-color-emoji",
+                "fonts-wqy-microhei",
             ])]
         ),
         // GLSL ES programs, one file per program, shipped as resources.

@@ -23,7 +23,8 @@ struct Example: Sendable {
     static var all: [Example] {
         [ellipse, colors, shapes, fillRules, strokes, transforms, opacity, arcs,
          clippedQuadrant, maskedCopy, gradientCard, gradientGallery, blendModes, clipsAndLayers, colorFilters,
-         threeHousesByOrdering, threeHousesByCopy, threeHousesByLayer, blursAndShadows]
+         threeHousesByOrdering, threeHousesByCopy, threeHousesByLayer, blursAndShadows,
+         helloWorld, chartWithLabels, mixedScripts]
     }
 
     /// The README's first sample, unchanged.
@@ -651,6 +652,87 @@ extension Example {
         projected.addFilter(.projectionTransform(m))
         projected.fill(card, with: .color(.indigo))
         projected.stroke(card, with: .color(.white), lineWidth: 3)
+    }
+
+    /// The seed article's resolved text: "Hello World!" in "Arial Rounded MT Bold" (a sans substitute here),
+    /// measured, filled with a green → blue gradient across its own width and centred.
+    static let helloWorld = Example(
+        name: "hello-world",
+        summary: "\"Hello World!\" measured, filled with a green→blue gradient across its width, centred",
+        size: CGSize(width: 300, height: 100), scale: 2
+    ) { context, size in
+        context.fill(Path(CGRect(origin: .zero, size: size)), with: .color(.white))
+        var resolved = context.resolve(Text("Hello World!").font(.custom("Arial Rounded MT Bold", size: 36)))
+        let start = CGPoint(x: (size.width - resolved.measure(in: size).width) / 2, y: 0)
+        resolved.shading = .linearGradient(Gradient(colors: [.green, .blue]), startPoint: start,
+                                           endPoint: CGPoint(x: size.width - start.x, y: 0))
+        context.draw(resolved, at: CGPoint(x: size.width / 2, y: size.height / 2), anchor: .center)
+    }
+
+    /// A bar chart as a server renders one: a title, y-axis ticks with right-aligned labels, bars with their
+    /// values above them, x-axis labels centred under the bars, and a rotated axis title.
+    static let chartWithLabels = Example(
+        name: "chart-labels",
+        summary: "a bar chart with a title, tick labels, value labels and a rotated axis title",
+        size: CGSize(width: 420, height: 280), scale: 2
+    ) { context, size in
+        context.fill(Path(CGRect(origin: .zero, size: size)), with: .color(.white))
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun"]
+        let values: [Double] = [12, 19, 7, 24, 16, 21]
+        let plot = CGRect(x: 64, y: 44, width: size.width - 84, height: size.height - 88)
+        context.draw(Text("Orders per month").font(.headline), at: CGPoint(x: size.width / 2, y: 12), anchor: .top)
+        for tick in stride(from: 0, through: 25, by: 5) {
+            let y = plot.maxY - plot.height * CGFloat(tick) / 25
+            context.stroke(Path { $0.move(to: CGPoint(x: plot.minX, y: y)); $0.addLine(to: CGPoint(x: plot.maxX, y: y)) },
+                           with: .color(.gray.opacity(tick == 0 ? 0.9 : 0.3)), lineWidth: 1)
+            context.draw(Text("\(tick)").font(.caption).monospacedDigit().foregroundColor(.secondary),
+                         at: CGPoint(x: plot.minX - 6, y: y), anchor: .trailing)
+        }
+        let slot = plot.width / CGFloat(values.count)
+        for (i, v) in values.enumerated() {
+            let h = plot.height * CGFloat(v) / 25
+            let bar = CGRect(x: plot.minX + CGFloat(i) * slot + slot * 0.2, y: plot.maxY - h, width: slot * 0.6, height: h)
+            context.fill(Path(roundedRect: bar, cornerRadius: 4),
+                         with: .linearGradient(Gradient(colors: [.teal, .blue]), startPoint: CGPoint(x: 0, y: bar.minY),
+                                               endPoint: CGPoint(x: 0, y: bar.maxY)))
+            context.draw(Text(String(format: "%.0f", v)).font(.caption2.bold()), at: CGPoint(x: bar.midX, y: bar.minY - 3),
+                         anchor: .bottom)
+            context.draw(Text(months[i]).font(.footnote), at: CGPoint(x: bar.midX, y: plot.maxY + 6), anchor: .top)
+        }
+        var axis = context
+        axis.translateBy(x: 18, y: plot.midY)
+        axis.rotate(by: .degrees(-90))
+        axis.draw(Text("orders").font(.subheadline).italic(), at: .zero, anchor: .center)
+    }
+
+    /// One line per script, each shaped by HarfBuzz in the face fontconfig finds for it: Latin with kerning and
+    /// ligatures, Greek, Cyrillic, Arabic and Hebrew right to left, Devanagari's conjuncts, CJK ideographs, and
+    /// colour emoji from their bitmap strike.
+    static let mixedScripts = Example(
+        name: "mixed-scripts",
+        summary: "Latin, Greek, Cyrillic, Arabic, Hebrew, Devanagari, CJK and colour emoji, each in a fallback face",
+        size: CGSize(width: 360, height: 300), scale: 2
+    ) { context, size in
+        context.fill(Path(CGRect(origin: .zero, size: size)), with: .color(.white))
+        let lines: [(String, Font)] = [
+            ("Typography: AVATAR office ffi", .system(size: 20, weight: .semibold)),
+            ("Ελληνικά · Русский текст", .system(size: 20)),
+            ("مرحبا بالعالم", .system(size: 22)),
+            ("שלום עולם", .system(size: 22)),
+            ("नमस्ते दुनिया", .system(size: 22)),
+            ("你好，世界", .system(size: 22)),
+            ("Emoji: 👋 🎉 😀 🚀", .system(size: 22)),
+            ("Serif italic, monospaced 0123", .system(size: 18, design: .serif).italic()),
+        ]
+        var y: CGFloat = 14
+        for (i, (string, font)) in lines.enumerated() {
+            let text = i == lines.count - 1
+                ? Text("Serif italic, ").font(font) + Text("monospaced 0123").font(.system(size: 18, design: .monospaced))
+                : Text(string).font(font)
+            context.draw(text.foregroundColor(Color(hue: Double(i) / Double(lines.count), saturation: 0.7, brightness: 0.45)),
+                         at: CGPoint(x: 16, y: y), anchor: .topLeading)
+            y += 35
+        }
     }
 
     /// A five-pointed star drawn in one stroke (each point joined to the one two along), so its centre

@@ -11,16 +11,28 @@ struct Info: ParsableCommand {
             and the path strategy the device gets by default. Without a working EGL it says why; the \
             reference backend works regardless.
 
+            With --fonts: the faces fontconfig and the text engine's alias table choose for SwiftUI's font \
+            names (the system font's designs, common family names) and the faces other scripts fall back to.
+
             Examples:
               canvas-gl info
               canvas-gl info --device egl-device:0
+              canvas-gl info --fonts
             """
     )
 
     @Option(name: .long, help: "GLES device to probe: auto, mesa, or egl-device:N.")
     var device: String = "auto"
 
+    @Flag(name: .long, help: "Print the faces SwiftUI's font names and other scripts resolve to, and stop.")
+    var fonts = false
+
     func run() throws {
+        if fonts {
+            print("fonts (name → face file):")
+            for line in FontMatchingReport.lines() { print("  \(line)") }
+            return
+        }
         print("canvas-gl \(CanvasGL.version)")
         print("scene format: gpucanvas-scene/1")
         print("backends:")

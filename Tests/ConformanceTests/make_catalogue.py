@@ -1293,6 +1293,8 @@ scene("text-devanagari", [fill({"rect": [0, 0, 192, 64]}, "#FFFFFF"),
 scene("text-mixed-scripts-fallback", [fill({"rect": [0, 0, 256, 64]}, "#FFFFFF"),
                                       text("Hello мир Γειά مرحبا", family("DejaVu Sans", 18), INK, at=(128, 32))],
       size=(256, 64))
+scene("text-cjk-fallback", [fill({"rect": [0, 0, 192, 64]}, "#FFFFFF"),
+                            text("你好，世界 OK", family("DejaVu Sans", 22), INK, at=(96, 32))], size=(192, 64))
 # Colour emoji: Noto Color Emoji's bitmap strike, scaled and filtered like an image, in its own colours.
 scene("text-emoji", [fill({"rect": [0, 0, 256, 64]}, "#FFFFFF"),
                      text("Hi 👋 🎉😀 ok", family("DejaVu Sans", 28), INK, at=(128, 32))], size=(256, 64))
