@@ -24,6 +24,9 @@ prepare)
     swift build -c release --static-swift-stdlib
     strip -o "$GL/canvas-gl" .build/release/canvas-gl
     gzip -9f "$GL/canvas-gl"
+    # The GLSL programs: Bundle.module looks beside the executable before the build folder's absolute path.
+    rm -rf "$GL/GPUCanvas_Shaders.resources"
+    cp -R .build/release/GPUCanvas_Shaders.resources "$GL/"
     cp ../shared/bench/scenes/S1-fills.json ../shared/bench/scenes/S2-strokes.json ../shared/bench/scenes/S4-blur-layers.json \
         ../shared/bench/scenes/S6-text.json "$GL/"
     o='-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/amd64'
@@ -36,7 +39,7 @@ prepare)
     # holds whatever is installed; Noto Color Emoji, 10 MB, is left out to stay under the 64 MiB carry).
     # shellcheck disable=SC2086
     (cd "$GL" && apt-get $o download libfreetype6 libharfbuzz0b libfontconfig1 fontconfig-config fontconfig \
-        libunibreak5 libgraphite2-3 libbrotli1 libexpat1 libglib2.0-0 libpcre2-8-0 fonts-dejavu-core \
+        libunibreak1 libgraphite2-3 libbrotli1 libexpat1 libglib2.0-0 libpcre2-8-0 fonts-dejavu-core \
         fonts-liberation2 fonts-inter fonts-noto-core fonts-wqy-microhei)
     du -sh "$GL"
     ;;
@@ -52,7 +55,14 @@ run)
         [ -f "$nvidia" ] && export __EGL_VENDOR_LIBRARY_FILENAMES="$nvidia"
     fi
     cg=/tmp/gpu-device/canvas-gl
-    if [ -f "$GL/canvas-gl.gz" ]; then gunzip -c "$GL/canvas-gl.gz" >"$cg"; else cp .build/release/canvas-gl "$cg"; fi
+    if [ -f "$GL/canvas-gl.gz" ]; then
+        gunzip -c "$GL/canvas-gl.gz" >"$cg"
+        rm -rf /tmp/gpu-device/GPUCanvas_Shaders.resources
+        cp -R "$GL/GPUCanvas_Shaders.resources" /tmp/gpu-device/
+    else
+        cp .build/release/canvas-gl "$cg"
+        cp -R .build/release/GPUCanvas_Shaders.resources /tmp/gpu-device/
+    fi
     chmod +x "$cg"
     "$cg" info --device "$DEVICE" | tee "$OUT/info.txt"
     "$cg" info --fonts >>"$OUT/info.txt"
