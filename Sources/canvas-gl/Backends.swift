@@ -19,7 +19,7 @@ struct GPUOptions: ParsableArguments {
     var device: String = "auto"
 
     @Option(name: .customLong("path-strategy"),
-            help: "GLES path strategy: raster-atlas or gpu-tessellation (default: the device's own choice).")
+            help: "GLES path strategy: raster-atlas (the default) or gpu-tessellation.")
     var pathStrategy: String?
 
     @Flag(inversion: .prefixedNo,
