@@ -37,6 +37,8 @@ let package = Package(
             providers: [.apt([
                 "libfreetype-dev", "libharfbuzz-dev", "libfontconfig-dev", "libunibreak-dev",
                 "fonts-inter", "fonts-liberation2", "fonts-dejavu-core", "fonts-noto-core", "fonts-noto-color-emoji",
+                // Image(systemName:): SF Symbols names drawn with Material Design Icons (API/SystemImage.swift).
+                "fonts-materialdesignicons-webfont",
             ])]
         ),
         // GLSL ES programs, one file per program, shipped as resources.
