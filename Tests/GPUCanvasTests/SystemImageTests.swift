@@ -170,4 +170,33 @@ final class SystemImageTests: XCTestCase, ComparesBackends {
         XCTAssertEqual(Set(messages).count, 1, "\(messages)")
         XCTAssertTrue(messages[0].contains("system image \"star\" has no pixels"), messages[0])
     }
+
+    // MARK: Scene format
+
+    /// `resources.images` takes `{"systemName": …}`: the image op draws it as the API does (same recording);
+    /// the encoder writes the recorded glyph fill, which loads back to the same recording.
+    func testSceneSystemNameSource() throws {
+        let json = #"{"format": "gpucanvas-scene/1", "size": [60, 40], "resources": {"images": {"house": {"systemName": "house.fill"}}}, "commands": [{"op": "image", "image": "house", "at": [30, 20], "shading": {"color": {"space": "sRGB", "rgba": [1, 0, 0, 1]}}}, {"op": "image", "image": "house", "in": [0, 0, 10, 10]}]}"#
+        let scene = try Scene(jsonData: Data(json.utf8))
+        let direct = Recording(size: CGSize(width: 60, height: 40)) { ctx, _ in
+            var house = ctx.resolve(Image(systemName: "house.fill"))
+            house.shading = .color(Color(red: 1, green: 0, blue: 0))
+            ctx.draw(house, at: CGPoint(x: 30, y: 20), anchor: UnitPoint(x: 0.5, y: 0.5))
+            ctx.draw(Image(systemName: "house.fill"), in: CGRect(x: 0, y: 0, width: 10, height: 10))
+        }
+        XCTAssertEqual(scene.recording, direct)
+        XCTAssertEqual(scene.recording.drawCount, 2)
+        let reloaded = try Scene(jsonData: Data(direct.sceneJSON().utf8))
+        XCTAssertEqual(reloaded.recording, direct)
+
+        func error(_ json: String) -> String {
+            do { _ = try Scene(jsonData: Data(json.utf8)); return "no error" } catch { return "\(error)" }
+        }
+        let unknown = error(#"{"format": "gpucanvas-scene/1", "size": [9, 9], "resources": {"images": {"x": {"systemName": "no.such"}}}, "commands": []}"#)
+        XCTAssertTrue(unknown.contains("resources.images.x.systemName: unknown system image \"no.such\""), unknown)
+        let extra = error(#"{"format": "gpucanvas-scene/1", "size": [9, 9], "resources": {"images": {"x": {"systemName": "star", "scale": 2}}}, "commands": []}"#)
+        XCTAssertTrue(extra.contains("scale"), extra)
+        let tiled = error(#"{"format": "gpucanvas-scene/1", "size": [9, 9], "resources": {"images": {"x": {"systemName": "star"}}}, "commands": [{"op": "fill", "path": {"rect": [0, 0, 9, 9]}, "shading": {"tiledImage": "x"}}]}"#)
+        XCTAssertTrue(tiled.contains("system image \"star\" cannot be tiled"), tiled)
+    }
 }
