@@ -1,7 +1,8 @@
 // `Image(systemName:)`: SF Symbols names drawn with a freely licensed icon font.
 //
 // Design note. SF Symbols are Apple's and cannot ship here. A system image is a glyph of Material Design Icons
-// (Debian's fonts-materialdesignicons-webfont, SIL Open Font License 1.1), chosen by the table below, which
+// (Debian's fonts-materialdesignicons-webfont: the font under the SIL OFL 1.1, the icons under CC BY; credited in
+// the README), chosen by the table below, which
 // maps each supported SF Symbols name onto an MDI glyph name; the font is asked for the glyph by that name
 // (its glyph-name table, through FreeType), so the table holds no codepoints. The glyph's outline (the text
 // engine's `FontFace.outline`, FreeType, unhinted) is recorded as a filled path: a system image goes through
