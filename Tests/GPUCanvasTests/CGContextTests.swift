@@ -14,13 +14,24 @@ final class CGContextTests: XCTestCase, ComparesBackends {
     static let blue = PixelRGBA8(r: 0, g: 0, b: 255, a: 255)
     static let black = PixelRGBA8(r: 0, g: 0, b: 0, a: 255)
 
-    /// Asserts that `cg` and `gc` record the same display list on a `w × h` canvas.
+    /// Asserts that `cg` and `gc` record the same display list on a `w × h` canvas, and that every backend
+    /// draws the two recordings to the same bytes (and draws something).
     func assertSameRecording(_ w: CGFloat, _ h: CGFloat, file: StaticString = #filePath, line: UInt = #line,
                              cg: (CGContext) -> Void, gc: (inout GraphicsContext) -> Void) {
         let a = Recording(size: CGSize(width: w, height: h)) { ctx, _ in ctx.withCGContext { cg($0) } }
         let b = Recording(size: CGSize(width: w, height: h)) { ctx, _ in gc(&ctx) }
         XCTAssertEqual(a, b, "CG:\n\(a)\nGraphicsContext:\n\(b)", file: file, line: line)
         XCTAssertGreaterThan(a.drawCount, 0, file: file, line: line)
+        do {
+            for (name, renderer) in try renderers() {
+                let pa = try renderer.render(a), pb = try renderer.render(b)
+                let differing = zip(pa.pixels, pb.pixels).filter { $0 != $1 }.count
+                XCTAssertEqual(differing, 0, "\(name): bytes that differ", file: file, line: line)
+                XCTAssertTrue(pa.pixels.contains { $0 != 0 }, "\(name) drew nothing", file: file, line: line)
+            }
+        } catch {
+            XCTFail("\(error)", file: file, line: line)
+        }
     }
 
     // MARK: Same recording as GraphicsContext
