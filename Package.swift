@@ -38,6 +38,8 @@ let package = Package(
                 "libfreetype-dev", "libharfbuzz-dev", "libfontconfig-dev", "libunibreak-dev",
                 "fonts-inter", "fonts-liberation2", "fonts-dejavu-core", "fonts-noto-core", "fonts-noto-color-emoji",
                 "fonts-wqy-microhei",
+                // Image(systemName:): SF Symbols names drawn with Material Design Icons (API/SystemImage.swift).
+                "fonts-materialdesignicons-webfont",
             ])]
         ),
         // GLSL ES programs, one file per program, shipped as resources.

@@ -7,7 +7,8 @@
 set -euo pipefail
 packages=(pkg-config libegl-dev libgles-dev libpng-dev libjpeg62-turbo-dev libegl-mesa0 libgl1-mesa-dri
   libfreetype-dev libharfbuzz-dev libfontconfig-dev libunibreak-dev fonts-liberation2 fonts-inter fonts-noto-core
-  fonts-noto-color-emoji fonts-dejavu-core fonts-wqy-microhei libharfbuzz-bin)
+  fonts-noto-color-emoji fonts-dejavu-core fonts-wqy-microhei libharfbuzz-bin
+  fonts-materialdesignicons-webfont)  # Image(systemName:)'s icon font (Material Design Icons, OFL)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

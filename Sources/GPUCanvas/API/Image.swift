@@ -131,19 +131,25 @@ public struct EdgeInsets: Sendable, Hashable {
     }
 }
 
-/// An image's pixels (shared by every copy of the `Image` and every draw of it), or the error reading them.
+/// An image's pixels (shared by every copy of the `Image` and every draw of it), or the error reading them;
+/// or, for `Image(systemName:)`, the symbol's name (drawn as a glyph outline, `SystemImage.swift`; its
+/// `result` is the error saying it has no pixels).
 final class ImageContent: @unchecked Sendable, Equatable {
     let result: Result<RasterImage, any Error>
     /// Where it came from, for messages ("/d/logo.png").
     let source: String?
+    /// The SF Symbols name of a system image; nil for pixel images.
+    let systemName: String?
 
-    init(_ result: Result<RasterImage, any Error>, source: String?) {
+    init(_ result: Result<RasterImage, any Error>, source: String?, systemName: String? = nil) {
         self.result = result
         self.source = source
+        self.systemName = systemName
     }
 
     static func == (l: ImageContent, r: ImageContent) -> Bool {
         if l === r { return true }
+        if l.systemName != nil || r.systemName != nil { return l.systemName == r.systemName }
         switch (l.result, r.result) {
         case (.success(let a), .success(let b)): return a == b
         case (.failure(let a), .failure(let b)): return "\(a)" == "\(b)"
@@ -166,6 +172,17 @@ extension GraphicsContext {
 
     /// Resolves `image` in this context: its size, baseline and template shading.
     public func resolve(_ image: Image) -> ResolvedImage {
+        if image.content.systemName != nil {
+            // A system image: the glyph's ink box at the environment's font size, filled with the foreground
+            // style (see SystemImage.swift); an unknown name is 0 × 0 and draws nothing.
+            guard let symbol = image.symbol else {
+                return ResolvedImage(image: image, size: .zero, baseline: 0, shading: .foreground)
+            }
+            let k = SystemImages.emSize(forFontSize: environment.defaultFont.pointSize) / symbol.unitsPerEm
+            return ResolvedImage(image: image, size: CGSize(width: symbol.inkBounds.width * k,
+                                                            height: symbol.inkBounds.height * k),
+                                 baseline: symbol.inkBounds.maxY * k, shading: .foreground)
+        }
         let size = image.pointSize ?? .zero
         return ResolvedImage(image: image, size: size, baseline: size.height,
                              shading: image.renderingMode == .template ? .foreground : nil)
@@ -194,6 +211,13 @@ extension GraphicsContext {
     }
 
     private func recordImage(_ image: ResolvedImage, in rect: CGRect, style: FillStyle) {
+        if image.image.content.systemName != nil {
+            // The glyph outline stretched over the rect, filled with the shading; unknown names draw nothing.
+            guard let symbol = image.image.symbol, rect.width != 0, rect.height != 0,
+                  let fill = paint(for: image.shading ?? .foreground, bounds: rect) else { return }
+            record(.fill(symbol.path(in: rect), style), paint: fill)
+            return
+        }
         guard case .success(let pixels) = image.image.content.result else {
             // The error is raised when the frame is rendered, naming the file.
             record(.fill(Path(rect), style), paint: .image(ImagePaint(image: image.image, imageToUser: .identity,

@@ -31,3 +31,34 @@ extension Path {
         return path
     }
 }
+
+extension Path {
+    /// The dashes `lengths` (from `phase`) cut from this path: each dash an open polyline, a closed subpath
+    /// that one dash covers whole stays closed. The stroker's dashing (`Geometry/Dash.swift`, every subpath
+    /// starting the pattern afresh), run on the path flattened at the stroker's tolerance in the path's own
+    /// space, so curves come back as lines. A pattern that strokes solid (empty, all zero, negative or
+    /// non-finite entries) gives the path unchanged; one too fine to cut (more than
+    /// `Stroker.maxDashesPerPath` dashes) gives an empty path; non-finite coordinates give an empty path.
+    /// Backs `CGPath.copy(dashingWithPhase:lengths:)`.
+    func dashedPath(phase: CGFloat, lengths: [CGFloat]) -> Path {
+        guard let pattern = Stroker.DashPattern(lengths, phase: phase) else { return self }
+        var flat = Stroker.Polyline()
+        guard Stroker.flatten(self, tolerance: 0.5 * Flatten.tolerance, into: &flat) else { return Path() }
+        var dashed = Stroker.Polyline()
+        guard Stroker.dash(flat, pattern: pattern, into: &dashed) else { return Path() }
+        var path = Path()
+        for sp in dashed.subpaths where sp.end > sp.start {
+            let v0 = dashed.vertices[sp.start]
+            path.elements.append(.move(to: CGPoint(x: v0.x, y: v0.y)))
+            if sp.end - sp.start == 1 {
+                // A dot: a zero-length dash keeps its point as a zero-length line, which caps draw.
+                path.elements.append(.line(to: CGPoint(x: v0.x, y: v0.y)))
+            }
+            for v in dashed.vertices[(sp.start + 1) ..< sp.end] {
+                path.elements.append(.line(to: CGPoint(x: v.x, y: v.y)))
+            }
+            if sp.closed { path.elements.append(.closeSubpath) }
+        }
+        return path
+    }
+}

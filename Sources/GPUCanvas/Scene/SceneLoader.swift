@@ -361,6 +361,18 @@ private struct SceneDecoder {
         guard case .object(let raw) = n.value else {
             throw n.expected("an image ({\"png\": \"file.png\"}, {\"pngBase64\": \"…\"}, {\"jpeg\": …} or {\"jpegBase64\": …})")
         }
+        if raw["systemName"] != nil {
+            // `Image(systemName:)`: a template glyph (API/SystemImage.swift), no pixels, no other keys. A name
+            // the table lacks is an error here (the API would draw nothing, silently).
+            let o = try n.object("a system image", allowed: ["systemName"])
+            let nameNode = try o.required("systemName")
+            let name = try nameNode.string()
+            guard SystemImages.isSupported(name) else {
+                throw nameNode.error("unknown system image \(jsonQuoted(name)) (docs/system-images.md lists the "
+                                     + "\(SystemImages.supportedNames.count) supported names)")
+            }
+            return Image(systemName: name)
+        }
         let o = try n.object("an image", allowed: Self.imageSources + ["template", "interpolation", "scale"])
         let kinds = Self.imageSources.filter { raw[$0] != nil }
         guard kinds.count == 1 else {
@@ -853,7 +865,11 @@ private struct SceneDecoder {
                 return .color(try color(try o.required("color")))
             case "tiledImage":
                 let o = try n.object("a tiledImage shading", allowed: ["tiledImage", "origin", "sourceRect", "scale"])
-                let image = try imageNamed(try o.required("tiledImage"))
+                let imageNode = try o.required("tiledImage")
+                let image = try imageNamed(imageNode)
+                if let name = image.content.systemName {
+                    throw imageNode.error("system image \(jsonQuoted(name)) cannot be tiled: it has no pixels")
+                }
                 var scale: CGFloat = 1
                 if let s = o.optional("scale") {
                     scale = try s.cgFloat()

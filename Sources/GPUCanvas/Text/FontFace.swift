@@ -146,6 +146,17 @@ final class FontFace: @unchecked Sendable, CustomStringConvertible {
         return hb_font_get_nominal_glyph(hbFont, scalar, &glyph) != 0 ? glyph : nil
     }
 
+    /// The glyph named `name` in the font's glyph-name table (the post table's names; FreeType), or nil when the
+    /// font has no such name or no names (used by system images: the icon font names its glyphs).
+    func glyph(named name: String) -> UInt32? {
+        FreeTypeLibrary.lock.lock()
+        defer { FreeTypeLibrary.lock.unlock() }
+        // FT_HAS_GLYPH_NAMES (a macro Swift cannot import): FT_FACE_FLAG_GLYPH_NAMES is bit 9.
+        guard ftFace.pointee.face_flags & (1 << 9) != 0 else { return nil }
+        let index = FT_Get_Name_Index(ftFace, name)
+        return index != 0 ? UInt32(index) : nil
+    }
+
     /// The glyph's outline in font units, y UP as in the font, unhinted; empty for a bitmap-only glyph, a space,
     /// or a glyph FreeType cannot load. Contours wind as TrueType's do (outer contours clockwise in y-up
     /// coordinates): a PostScript/CFF outline, which winds the other way, is reversed, so a nonzero fill of
