@@ -207,4 +207,6 @@ public struct EnvironmentValues: Sendable {
     public init() {}
     var foregroundColor: Color = .primary
     var defaultFont: Font = .body
+    /// The symbols of the canvas being drawn as a view (`resolveSymbol(id:)`); nil elsewhere.
+    var symbols: SymbolTable?
 }
