@@ -41,10 +41,11 @@ public final class ImageRenderer<Content: View> {
         graph = ImageRenderer.makeGraph(view, startDate: ImageRenderer.defaultStartDate)
     }
 
-    /// A renderer whose `TimelineView`s start at `startDate`.
-    public convenience init(content view: Content, startDate: Date) {
-        self.init(content: view)
+    /// A renderer whose `TimelineView`s see `startDate` at time 0.
+    public init(content view: Content, startDate: Date) {
+        content = view
         self.startDate = startDate
+        graph = ImageRenderer.makeGraph(view, startDate: startDate)
     }
 
     private static func makeGraph(_ view: Content, startDate: Date) -> ViewGraph {
