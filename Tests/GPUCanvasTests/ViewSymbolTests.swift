@@ -124,11 +124,15 @@ final class ViewSymbolTests: XCTestCase {
         XCTAssertEqual(layer.state.opacity, 0.5)
     }
 
-    /// A canvas rendered as a closure (not as a view) has no symbols.
-    func testACanvasRecordedDirectlyResolvesNoSymbols() {
-        var resolved: GraphicsContext.ResolvedSymbol?? = .none
-        let canvas = Canvas { context, _ in resolved = .some(context.resolveSymbol(id: 0)) } symbols: { Color.red.tag(0) }
-        _ = canvas.record(size: CGSize(width: 10, height: 10))
-        XCTAssertEqual(resolved.map { $0 == nil }, true)
+    /// A canvas recorded or rendered directly (not placed in a view) has its symbols too.
+    func testACanvasRenderedDirectlyResolvesItsSymbols() throws {
+        let canvas = Canvas { context, size in
+            if let s = context.resolveSymbol(id: 0) { context.draw(s, in: CGRect(origin: .zero, size: size)) }
+        } symbols: { Color.red.frame(width: 1, height: 1).tag(0) }
+        XCTAssertEqual(canvas.record(size: CGSize(width: 10, height: 10)).drawCount, 1)
+        for (name, renderer) in try ViewTesting.renderers() {
+            let image = try renderer.render(canvas, size: CGSize(width: 10, height: 10))
+            XCTAssertEqual(image.pixel(x: 9, y: 9), ViewTesting.pixel(.red), name)
+        }
     }
 }

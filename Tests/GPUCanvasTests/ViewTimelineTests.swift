@@ -105,6 +105,11 @@ final class ViewTimelineTests: XCTestCase {
         // 0 s: straight up.
         let at0 = try ViewTesting.render(Clock(), size: size, time: 45, startDate: Date(timeIntervalSinceReferenceDate: 15))
         ViewTesting.assertPixel(at0, 100, 50, red, tolerance: Self.rounding)
+        // Setting the start date afterwards starts the graph over at that date.
+        let r = ImageRenderer(content: Clock())
+        r.proposedSize = ProposedViewSize(size)
+        r.startDate = Date(timeIntervalSinceReferenceDate: 45)
+        ViewTesting.assertPixel(try r.render(with: CanvasRenderer(backend: .reference)), 50, 100, red, tolerance: Self.rounding)
     }
 
     /// Frames between two entries of the 0.06 s schedule are identical; the next entry differs.

@@ -48,8 +48,9 @@ extension Canvas where Symbols: View {
 }
 
 extension Canvas {
-    /// Runs the renderer closure once for a canvas of `size` points and returns what it drew. Symbols are
-    /// not available here (`resolveSymbol` gives nil): render the canvas as a view (`ImageRenderer`) for them.
+    /// Runs the renderer closure once for a canvas of `size` points and returns what it drew. (A canvas whose
+    /// `Symbols` is a `View` is recorded through the view path instead, so its symbols resolve:
+    /// `Views/ImageRenderer.swift`.)
     public func record(size: CGSize) -> Recording {
         Recording(size: size, colorMode: colorMode, isOpaque: isOpaque, renderer: renderer)
     }

@@ -82,3 +82,22 @@ public final class ImageRenderer<Content: View> {
         try render(at: time, with: renderer).pngData()
     }
 }
+
+extension Canvas where Symbols: View {
+    /// Records the canvas as a view proposed `size`: the renderer runs once at that size, as the unconstrained
+    /// `record(size:)` does, and its symbols are available to `resolveSymbol(id:)`.
+    public func record(size: CGSize) -> Recording {
+        let r = ImageRenderer(content: self)
+        r.proposedSize = ProposedViewSize(size)
+        r.colorMode = colorMode
+        r.isOpaque = isOpaque
+        return r.recording()
+    }
+}
+
+extension CanvasRenderer {
+    /// Renders one frame of `canvas` at `size` points and `scale` pixels per point, with its symbols.
+    public func render<Symbols: View>(_ canvas: Canvas<Symbols>, size: CGSize, scale: CGFloat = 1) throws -> RasterImage {
+        try render(canvas.record(size: size), scale: scale)
+    }
+}
