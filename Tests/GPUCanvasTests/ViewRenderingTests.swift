@@ -192,3 +192,35 @@ final class ViewRenderingTests: XCTestCase {
         XCTAssertEqual(try RasterImage(pngData: png), image)
     }
 }
+
+/// The README's view sample (the `Badge` view and its render), checked: a green circle at the left, text ink
+/// right of it, a gray 1 pt border at the edge, at scale 2.
+final class ViewReadmeSampleTests: XCTestCase {
+    struct Badge: View {
+        var body: some View {
+            HStack(spacing: 8) {
+                Circle().fill(.green).frame(width: 20, height: 20)
+                Text("Online").font(.headline)
+            }
+            .padding(8)
+            .border(Color.gray)
+        }
+    }
+
+    func testReadmeBadgeRenders() throws {
+        let badge = ImageRenderer(content: Badge())
+        badge.scale = 2
+        let png = try badge.pngData(with: CanvasRenderer())
+        let image = try RasterImage(pngData: png)
+        let size = badge.size()
+        XCTAssertEqual(image.width, Int((size.width * 2).rounded(.up)))
+        XCTAssertEqual(size.height, 8 + max(20, ViewTesting.tree(Text("Online").font(.headline)).sizeThatFits(.unspecified).height) + 8)
+        let midY = Int(size.height)       // the middle row, in pixels
+        XCTAssertEqual(image.pixel(x: 2 * 18, y: midY), ViewTesting.pixel(.green))      // the circle's centre
+        XCTAssertEqual(image.pixel(x: 0, y: midY), ViewTesting.pixel(.gray))            // the border
+        XCTAssertEqual(image.pixel(x: 2 * 4, y: midY).a, 0)                              // padding
+        var ink = 0
+        for x in (2 * 36)..<(image.width - 2 * 8) where image.pixel(x: x, y: midY).a > 0 { ink += 1 }
+        XCTAssertGreaterThan(ink, 4, "text ink right of the circle")
+    }
+}
