@@ -137,4 +137,26 @@ final class ViewLayoutTests: XCTestCase {
         XCTAssertEqual(size(stack(true), .unspecified), CGSize(width: 10 + 20 + 15 + 4 + 6, height: 10))
         XCTAssertEqual(size(stack(false), .unspecified), CGSize(width: 10 + 30 + 15 + 4 + 6, height: 10))
     }
+
+    /// Answers are remembered per proposal, so deeply nested stacks lay out in time linear in their size.
+    func testDeeplyNestedStacksLayOutQuickly() {
+        func nest(_ depth: Int) -> AnyView {
+            depth == 0 ? AnyView(Color.red.frame(width: 1, height: 1))
+                : AnyView(HStack(spacing: 1) { nest(depth - 1); VStack(spacing: 1) { nest(depth - 1) } })
+        }
+        // Each level is two copies of the level below side by side with 1 pt between: width 2^(d+1) − 1.
+        // Inflexible 1 × 1 leaves keep that width whatever the proposal.
+        let start = Date()
+        let tree = ViewTesting.tree(nest(12))
+        XCTAssertEqual(tree.sizeThatFits(ProposedViewSize(width: 500, height: 500)), CGSize(width: 8191, height: 1))
+        XCTAssertEqual(tree.sizeThatFits(.unspecified), CGSize(width: 8191, height: 1))
+        XCTAssertLessThan(Date().timeIntervalSince(start), 20, "4096 leaves must not take 3^12 measurements each")
+    }
+
+    /// A negative or NaN fixed frame dimension lays out as 0.
+    func testInvalidFrameDimensionsAreZero() {
+        XCTAssertEqual(size(Color.red.frame(width: -5, height: .nan), .unspecified), .zero)
+        XCTAssertEqual(size(HStack(spacing: 0) { Color.red.frame(width: -5, height: 3); Color.blue.frame(width: 4, height: 3) }, .unspecified),
+                       CGSize(width: 4, height: 3))
+    }
 }

@@ -180,6 +180,18 @@ final class ViewRenderingTests: XCTestCase {
         }
     }
 
+    /// A non-finite rotation reaches the lowering, which refuses it with one error on both backends.
+    func testANonFiniteRotationIsTheSameErrorOnBothBackends() throws {
+        var messages: [String] = []
+        for (_, renderer) in try ViewTesting.renderers() {
+            let r = ImageRenderer(content: Color.red.frame(width: 10, height: 10).rotationEffect(.radians(.nan)))
+            XCTAssertThrowsError(try r.render(with: renderer)) { messages.append("\($0)") }
+        }
+        XCTAssertEqual(messages.count, 2)
+        XCTAssertEqual(messages.first, messages.last)
+        XCTAssertTrue(messages[0].hasPrefix("invalid geometry: draw #0: transform"), messages[0])
+    }
+
     /// `scale` multiplies the pixel size.
     func testScaleGivesMorePixels() throws {
         let image = try ViewTesting.render(Color.red.frame(width: 30, height: 20), size: CGSize(width: 30, height: 20), scale: 2)

@@ -135,4 +135,38 @@ final class ViewSymbolTests: XCTestCase {
             XCTAssertEqual(image.pixel(x: 9, y: 9), ViewTesting.pixel(.red), name)
         }
     }
+
+    /// S05's shape in this test's words: a generic scatter-plot view drawing its mark view (here a stroked
+    /// circle; the seed's SF Symbol is the image helper's) in each of a list of rects, framed, with a border.
+    struct ScatterPlot<Mark: View>: View {
+        let rects: [CGRect]
+        let mark: Mark
+        enum Symbol: Hashable { case mark }
+        var body: some View {
+            Canvas { context, size in
+                if let mark = context.resolveSymbol(id: Symbol.mark) {
+                    for rect in rects { context.draw(mark, in: rect) }
+                }
+            } symbols: {
+                mark.tag(Symbol.mark)
+            }
+            .frame(width: 300, height: 200)
+            .border(Color.blue)
+        }
+    }
+
+    func testScatterPlotDrawsTheMarkScaledIntoEachRect() throws {
+        let rects = (0..<50).map { i in CGRect(x: 10 + CGFloat(i % 10) * 28, y: 20 + CGFloat(i / 10) * 34, width: 20, height: 20) }
+        let view = ScatterPlot(rects: rects, mark: Circle().fill(.red).frame(width: 10, height: 10))
+        let image = try ViewTesting.render(view, size: CGSize(width: 300, height: 200))
+        let red = ViewTesting.pixel(.red)
+        for r in [rects[0], rects[9], rects[23], rects[49]] {
+            ViewTesting.assertPixel(image, Int(r.midX), Int(r.midY), red, tolerance: Self.rounding)
+            ViewTesting.assertPixel(image, Int(r.minX) + 1, Int(r.minY) + 1, ViewTesting.transparent, tolerance: Self.rounding)
+        }
+        ViewTesting.assertPixel(image, 0, 100, ViewTesting.pixel(.blue), tolerance: Self.rounding)
+        let r = ImageRenderer(content: view)
+        r.proposedSize = ProposedViewSize(width: 300, height: 200)
+        XCTAssertEqual(r.recording().drawCount, 50 + 1, "50 marks and the border")
+    }
 }

@@ -226,7 +226,7 @@ final class StackNode: ViewNode {
         return sizes
     }
 
-    override func sizeThatFits(_ p: ProposedViewSize) -> CGSize {
+    override func measure(_ p: ProposedViewSize) -> CGSize {
         let sizes = childSizes(p)
         guard !sizes.isEmpty else { return .zero }
         let m = sizes.reduce(0) { $0 + main($1) } + spacing * CGFloat(sizes.count - 1)
@@ -259,7 +259,7 @@ final class ZStackNode: ViewNode {
         super.init(children: children)
     }
 
-    override func sizeThatFits(_ p: ProposedViewSize) -> CGSize {
+    override func measure(_ p: ProposedViewSize) -> CGSize {
         children.reduce(CGSize.zero) { r, child in
             let s = child.sizeThatFits(p)
             return CGSize(width: max(r.width, s.width), height: max(r.height, s.height))
@@ -282,7 +282,7 @@ final class SpacerNode: ViewNode {
         super.init(children: [])
     }
 
-    override func sizeThatFits(_ p: ProposedViewSize) -> CGSize {
+    override func measure(_ p: ProposedViewSize) -> CGSize {
         switch axis {
         case .horizontal: return CGSize(width: max(minLength, p.width ?? minLength), height: 0)
         case .vertical: return CGSize(width: 0, height: max(minLength, p.height ?? minLength))

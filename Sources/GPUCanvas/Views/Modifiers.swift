@@ -68,8 +68,9 @@ extension View {
     // MARK: Layout
 
     /// A frame of fixed width and/or height (nil: the child's), the child placed in it by `alignment`.
+    /// A negative or NaN dimension is taken as 0 (SwiftUI logs "Invalid frame dimension" and does likewise).
     public func frame(width: CGFloat? = nil, height: CGFloat? = nil, alignment: Alignment = .center) -> some View {
-        modifier(.frame(width: width, height: height, alignment: alignment))
+        modifier(.frame(width: width.map(validFrameDimension), height: height.map(validFrameDimension), alignment: alignment))
     }
 
     /// A frame whose size is the child's clamped between the minimums and maximums (a maximum of `.infinity`
@@ -209,13 +210,16 @@ extension View {
     }
 }
 
+/// A fixed frame dimension as laid out: negative and NaN are 0.
+func validFrameDimension(_ v: CGFloat) -> CGFloat { v >= 0 ? v : 0 }
+
 // MARK: - Modifier nodes
 
 /// A node with one child drawn in its own rect (the base of the drawing modifiers: layout passes through).
 class SingleChildNode: ViewNode {
     var child: ViewNode { children[0] }
     init(child: ViewNode) { super.init(children: [child]) }
-    override func sizeThatFits(_ p: ProposedViewSize) -> CGSize { child.sizeThatFits(p) }
+    override func measure(_ p: ProposedViewSize) -> CGSize { child.sizeThatFits(p) }
     override func draw(_ context: GraphicsContext, in rect: CGRect) { child.draw(context, in: rect) }
     override var taggedNodes: [ViewNode] { tag != nil ? [self] : child.taggedNodes }
 }
@@ -231,7 +235,7 @@ final class FrameNode: SingleChildNode {
         super.init(child: child)
     }
 
-    override func sizeThatFits(_ p: ProposedViewSize) -> CGSize {
+    override func measure(_ p: ProposedViewSize) -> CGSize {
         if let width, let height { return CGSize(width: width, height: height) }
         let s = child.sizeThatFits(ProposedViewSize(width: width ?? p.width, height: height ?? p.height))
         return CGSize(width: width ?? s.width, height: height ?? s.height)
@@ -283,7 +287,7 @@ final class FlexibleFrameNode: SingleChildNode {
                          height: Self.propose(p.height, min: limits.minHeight, ideal: limits.idealHeight, max: limits.maxHeight))
     }
 
-    override func sizeThatFits(_ p: ProposedViewSize) -> CGSize {
+    override func measure(_ p: ProposedViewSize) -> CGSize {
         let c = child.sizeThatFits(childProposal(p))
         return CGSize(width: Self.size(child: c.width, proposed: p.width, min: limits.minWidth, ideal: limits.idealWidth,
                                        max: limits.maxWidth),
@@ -308,7 +312,7 @@ final class PaddingNode: SingleChildNode {
                          height: p.height.map { max(0, $0 - insets.top - insets.bottom) })
     }
 
-    override func sizeThatFits(_ p: ProposedViewSize) -> CGSize {
+    override func measure(_ p: ProposedViewSize) -> CGSize {
         let s = child.sizeThatFits(inner(p))
         return CGSize(width: s.width + insets.leading + insets.trailing, height: s.height + insets.top + insets.bottom)
     }

@@ -8,10 +8,22 @@ class ViewNode {
     /// The value of `.tag(_:)` on this view (symbols are found by it).
     var tag: AnyHashable?
 
+    /// Answers already given, by proposal: a stack asks each child up to three times per proposal (its
+    /// sizes at 0 and ∞ for flexibility, then its share), so without this nested stacks cost 3^depth.
+    private var sizeCache: [ProposedViewSize: CGSize] = [:]
+
     init(children: [ViewNode]) { self.children = children }
 
-    /// The size this view takes when proposed `p`.
-    func sizeThatFits(_ p: ProposedViewSize) -> CGSize { .zero }
+    /// The size this view takes when proposed `p` (remembered: a node's answer depends only on the proposal).
+    final func sizeThatFits(_ p: ProposedViewSize) -> CGSize {
+        if let s = sizeCache[p] { return s }
+        let s = measure(p)
+        sizeCache[p] = s
+        return s
+    }
+
+    /// Computes the size for `p`; subclasses override this.
+    func measure(_ p: ProposedViewSize) -> CGSize { .zero }
 
     /// Draws the view placed at `rect` (in the context's user space).
     func draw(_ context: GraphicsContext, in rect: CGRect) {}
@@ -23,6 +35,7 @@ class ViewNode {
     /// its children's likewise when the two trees match (same node types, same child counts).
     func interpolate(from other: ViewNode, progress: Double) {
         guard type(of: other) == type(of: self) else { return }
+        sizeCache = [:]
         interpolateValues(from: other, progress: progress)
         guard other.children.count == children.count else { return }
         for (mine, theirs) in zip(children, other.children) { mine.interpolate(from: theirs, progress: progress) }
@@ -49,7 +62,7 @@ final class GroupNode: ViewNode {
     override var flattened: [ViewNode] { children.flatMap(\.flattened) }
     override var taggedNodes: [ViewNode] { tag != nil ? [self] : children.flatMap(\.taggedNodes) }
 
-    override func sizeThatFits(_ p: ProposedViewSize) -> CGSize {
+    override func measure(_ p: ProposedViewSize) -> CGSize {
         children.reduce(CGSize.zero) { r, child in
             let s = child.sizeThatFits(p)
             return CGSize(width: max(r.width, s.width), height: max(r.height, s.height))
@@ -84,8 +97,9 @@ final class NodeBuilder {
         if V.Body.self == Never.self {
             preconditionFailure("\(V.self) has Body == Never but is not one of the package's primitive views")
         }
-        graph.linkState(of: view, at: path)
-        return build(view.body, environment, path.appending("\(V.Body.self)"))
+        let identity = path.appending("\(V.self)")
+        graph.linkState(of: view, at: identity)
+        return build(view.body, environment, identity)
     }
 }
 
@@ -110,7 +124,7 @@ final class ShapeNode: ViewNode {
         super.init(children: [])
     }
 
-    override func sizeThatFits(_ p: ProposedViewSize) -> CGSize {
+    override func measure(_ p: ProposedViewSize) -> CGSize {
         p.replacingUnspecifiedDimensions(by: LayoutDefaults.unspecifiedSize)
     }
 
@@ -138,11 +152,10 @@ final class TextNode: ViewNode {
         super.init(children: [])
     }
 
-    private var resolved: GraphicsContext.ResolvedText {
-        GraphicsContext.ResolvedText(text: text, defaultFont: environment.font ?? EnvironmentValues().font)
-    }
+    /// Resolved once: its layout cache then serves every proposal.
+    private lazy var resolved = GraphicsContext.ResolvedText(text: text, defaultFont: environment.font ?? EnvironmentValues().font)
 
-    override func sizeThatFits(_ p: ProposedViewSize) -> CGSize {
+    override func measure(_ p: ProposedViewSize) -> CGSize {
         let m = resolved.measure(in: CGSize(width: p.width ?? .infinity, height: p.height ?? .infinity))
         return CGSize(width: p.width.map { min($0, m.width) } ?? m.width, height: m.height)
     }
@@ -170,7 +183,7 @@ final class ImageNode: ViewNode {
         super.init(children: [])
     }
 
-    override func sizeThatFits(_ p: ProposedViewSize) -> CGSize { image.pointSize ?? .zero }
+    override func measure(_ p: ProposedViewSize) -> CGSize { image.pointSize ?? .zero }
 
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
         let c = context.applying(environment)
@@ -191,7 +204,7 @@ final class CanvasNode: ViewNode {
         super.init(children: symbols)
     }
 
-    override func sizeThatFits(_ p: ProposedViewSize) -> CGSize {
+    override func measure(_ p: ProposedViewSize) -> CGSize {
         p.replacingUnspecifiedDimensions(by: LayoutDefaults.unspecifiedSize)
     }
 
