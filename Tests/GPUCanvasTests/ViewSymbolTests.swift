@@ -169,4 +169,19 @@ final class ViewSymbolTests: XCTestCase {
         r.proposedSize = ProposedViewSize(width: 300, height: 200)
         XCTAssertEqual(r.recording().drawCount, 50 + 1, "50 marks and the border")
     }
+
+    /// A canvas used as a symbol is clipped to its frame wherever the symbol is drawn.
+    func testACanvasSymbolIsClippedToItsFrame() throws {
+        let view = Canvas { context, size in
+            context.draw(context.resolveSymbol(id: 0)!, at: CGPoint(x: 20, y: 20), anchor: .topLeading)
+        } symbols: {
+            Canvas { context, size in
+                context.fill(Path(CGRect(x: -10, y: -10, width: size.width + 20, height: size.height + 20)), with: .color(.red))
+            }.frame(width: 10, height: 10).tag(0)
+        }
+        let image = try ViewTesting.render(view, size: CGSize(width: 50, height: 50))
+        ViewTesting.assertPixel(image, 25, 25, ViewTesting.pixel(.red), tolerance: Self.rounding)
+        ViewTesting.assertPixel(image, 18, 25, ViewTesting.transparent, tolerance: Self.rounding)
+        ViewTesting.assertPixel(image, 31, 25, ViewTesting.transparent, tolerance: Self.rounding)
+    }
 }

@@ -114,6 +114,7 @@ final class SymbolTable: @unchecked Sendable {
         let recorder = LayerRecorder()
         var symbolEnvironment = environment
         symbolEnvironment.symbols = nil
+        symbolEnvironment.recordsSymbol = true
         let context = GraphicsContext(layer: recorder, canvasSize: size, colorMode: colorMode, environment: symbolEnvironment)
         node.draw(context, in: CGRect(origin: .zero, size: size))
         let symbol = GraphicsContext.ResolvedSymbol(size: size, content: RecordedLayer(items: recorder.items))

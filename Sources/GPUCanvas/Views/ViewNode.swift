@@ -213,9 +213,11 @@ final class CanvasNode: ViewNode {
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
         var c = context.applying(environment, symbols: SymbolTable(nodes: children.flatMap(\.taggedNodes),
                                                                      proposal: rect.size))
-        let fillsTarget = c.transform.isIdentity && rect == CGRect(origin: .zero, size: c.canvasSize)
+        let fillsTarget = !context.environment.recordsSymbol && c.transform.isIdentity && c.state.clips.isEmpty
+            && rect == CGRect(origin: .zero, size: c.canvasSize)
         c.translateBy(x: rect.minX, y: rect.minY)
-        // A canvas filling the whole target needs no clip (and then records exactly what the closure does).
+        // A canvas filling the whole target needs no clip (and then records exactly what the closure does); a
+        // symbol's canvas is clipped to its frame, since its recording is replayed elsewhere.
         if !fillsTarget { c.clip(to: Path(CGRect(origin: .zero, size: rect.size))) }
         renderer(&c, rect.size)
     }
