@@ -162,6 +162,54 @@ final class ViewAnimationTests: XCTestCase {
         XCTAssertEqual(width(2.5), 100)
     }
 
+    /// Opacity and scale interpolate too; a binding's `.animation(_:)` animates the write it makes.
+    func testOpacityScaleAndAnimatedBinding() {
+        struct Fader: View {
+            @Binding var on: Bool
+            var body: some View {
+                Color.red.frame(width: 10, height: 10).opacity(on ? 1 : 0).scaleEffect(on ? 2 : 1)
+                    .onAppear { $on.animation(.linear(duration: 1)).wrappedValue = true }
+            }
+        }
+        struct Owner: View {
+            @State private var on = false
+            var body: some View { Fader(on: $on) }
+        }
+        let tree = ViewTesting.tree(Owner(), time: 0.25)
+        XCTAssertEqual(ViewTesting.first(OpacityNode.self, in: tree)!.opacity, 0.25, accuracy: 1e-9)
+        XCTAssertEqual(ViewTesting.first(ScaleNode.self, in: tree)!.scale.width, 1.25, accuracy: 1e-9)
+        XCTAssertEqual(ViewTesting.first(OpacityNode.self, in: ViewTesting.tree(Owner(), time: 2))!.opacity, 1)
+    }
+
+    /// A view whose `id` changes is a new view: its state starts over and its `onAppear` runs at that frame's time.
+    func testANewIdIsANewViewThatAppearsAtItsFramesTime() {
+        final class Log { var appearances: [Double] = [] }
+        struct Counter: View {
+            let log: Log
+            let second: Int
+            @State private var width: CGFloat = 1
+            var body: some View {
+                Color.red.frame(width: width, height: 1).onAppear {
+                    log.appearances.append(Double(second))
+                    withAnimation(.linear(duration: 0.5)) { width += 10 }
+                }
+            }
+        }
+        let log = Log()
+        let start = ImageRenderer<Color>.defaultStartDate
+        let view = TimelineView(.periodic(from: start, by: 1)) { context in
+            let second = Int(context.date.timeIntervalSince(start))
+            Counter(log: log, second: second).id(second)
+        }
+        let graph = ViewGraph(root: AnyView(view), startDate: start)
+        XCTAssertEqual(graph.tree(at: 0).sizeThatFits(.unspecified).width, 1, "animating from 1 at t = 0")
+        XCTAssertEqual(graph.tree(at: 0.25).sizeThatFits(.unspecified).width, 6, accuracy: 1e-9)
+        XCTAssertEqual(graph.tree(at: 0.9).sizeThatFits(.unspecified).width, 11)
+        XCTAssertEqual(graph.tree(at: 1.25).sizeThatFits(.unspecified).width, 1, "a new view, its animation starts at 1.25")
+        XCTAssertEqual(graph.tree(at: 1.5).sizeThatFits(.unspecified).width, 6, accuracy: 1e-9)
+        XCTAssertEqual(log.appearances, [0, 1])
+    }
+
     /// The same time gives the same bytes: from fresh renderers, and after frames asked for out of order.
     func testFramesAreDeterministic() throws {
         let view = Canvas { context, size in

@@ -161,6 +161,16 @@ final class ViewRenderingTests: XCTestCase {
         XCTAssertGreaterThan(inked, 50)
     }
 
+    /// An image as a view takes its own size in points and draws its pixels there.
+    func testImageViewTakesItsSize() throws {
+        let pixels = RasterImage(width: 4, height: 2, pixels: Array([[UInt8]](repeating: [0, 0, 255, 255], count: 8).joined()))
+        let view = HStack(spacing: 0) { Image(pixels); Color.red.frame(width: 4, height: 2) }
+        XCTAssertEqual(ViewTesting.tree(view).sizeThatFits(.unspecified), CGSize(width: 8, height: 2))
+        let image = try ViewTesting.render(view, size: CGSize(width: 8, height: 2))
+        assertPixel(image, 1, 1, PixelRGBA8(r: 0, g: 0, b: 255, a: 255))
+        assertPixel(image, 6, 1, red)
+    }
+
     /// A canvas's `.foreground` shading is the environment's foreground colour.
     func testForegroundColourReachesACanvas() throws {
         let view = Canvas { context, size in
