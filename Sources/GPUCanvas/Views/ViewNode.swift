@@ -197,7 +197,7 @@ final class ImageNode: ViewNode {
 final class CanvasNode: ViewNode {
     let renderer: (inout GraphicsContext, CGSize) -> Void
     let environment: ViewEnvironment
-    /// The frame's time in seconds since the first appearance (animated symbols are already evaluated at it).
+    /// `symbols` are the canvas's symbol views, built with the rest of the frame (so already at its time).
     init(renderer: @escaping (inout GraphicsContext, CGSize) -> Void, symbols: [ViewNode], environment: ViewEnvironment) {
         self.renderer = renderer
         self.environment = environment
