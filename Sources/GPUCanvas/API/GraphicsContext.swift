@@ -207,4 +207,8 @@ public struct EnvironmentValues: Sendable {
     public init() {}
     var foregroundColor: Color = .primary
     var defaultFont: Font = .body
+    /// The symbols of the canvas being drawn as a view (`resolveSymbol(id:)`); nil elsewhere.
+    var symbols: SymbolTable?
+    /// True while a canvas symbol is being recorded (a canvas filling it is still clipped to its frame).
+    var recordsSymbol = false
 }

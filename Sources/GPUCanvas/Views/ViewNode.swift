@@ -1,0 +1,240 @@
+// The built view tree: one node per primitive view or layout-relevant modifier, with its parameters resolved.
+// Nodes answer layout questions (`sizeThatFits`), draw themselves into a context at a placed rect (`draw`),
+// and interpolate their animatable values towards another tree's (`interpolate(from:progress:)`).
+
+/// A node of the built tree. Subclasses override what they do; the base is a view that takes no space.
+class ViewNode {
+    var children: [ViewNode]
+    /// The value of `.tag(_:)` on this view (symbols are found by it).
+    var tag: AnyHashable?
+
+    /// Answers already given, by proposal: a stack asks each child up to three times per proposal (its
+    /// sizes at 0 and ∞ for flexibility, then its share), so without this nested stacks cost 3^depth.
+    private var sizeCache: [ProposedViewSize: CGSize] = [:]
+
+    init(children: [ViewNode]) { self.children = children }
+
+    /// The size this view takes when proposed `p` (remembered: a node's answer depends only on the proposal).
+    final func sizeThatFits(_ p: ProposedViewSize) -> CGSize {
+        if let s = sizeCache[p] { return s }
+        let s = measure(p)
+        sizeCache[p] = s
+        return s
+    }
+
+    /// Computes the size for `p`; subclasses override this.
+    func measure(_ p: ProposedViewSize) -> CGSize { .zero }
+
+    /// Draws the view placed at `rect` (in the context's user space).
+    func draw(_ context: GraphicsContext, in rect: CGRect) {}
+
+    /// This node's children as a stack sees them: groups (tuple blocks, `ForEach`) spliced in, empty views out.
+    var flattened: [ViewNode] { [self] }
+
+    /// Moves this node's animatable values to `progress` of the way from `other`'s (0: other's, 1: own), and
+    /// its children's likewise when the two trees match (same node types, same child counts).
+    func interpolate(from other: ViewNode, progress: Double) {
+        guard type(of: other) == type(of: self) else { return }
+        sizeCache = [:]
+        interpolateValues(from: other, progress: progress)
+        guard other.children.count == children.count else { return }
+        for (mine, theirs) in zip(children, other.children) { mine.interpolate(from: theirs, progress: progress) }
+    }
+
+    /// Subclasses with animatable values move them here (`other` has the same type).
+    func interpolateValues(from other: ViewNode, progress: Double) {}
+
+    /// The tagged nodes at or under this one, nearest first (a symbols list's entries).
+    var taggedNodes: [ViewNode] { tag != nil ? [self] : children.flatMap(\.taggedNodes) }
+}
+
+/// Linear interpolation from `a` to `b`.
+@inline(__always) func lerp(_ a: CGFloat, _ b: CGFloat, _ t: Double) -> CGFloat { a + (b - a) * CGFloat(t) }
+
+final class EmptyNode: ViewNode {
+    init() { super.init(children: []) }
+    override var flattened: [ViewNode] { [] }
+}
+
+/// A tuple block or a `ForEach`: its children are the enclosing container's. Alone (the root, a frame's
+/// content) it lays out as a centred `ZStack`.
+final class GroupNode: ViewNode {
+    override var flattened: [ViewNode] { children.flatMap(\.flattened) }
+    override var taggedNodes: [ViewNode] { tag != nil ? [self] : children.flatMap(\.taggedNodes) }
+
+    override func measure(_ p: ProposedViewSize) -> CGSize {
+        children.reduce(CGSize.zero) { r, child in
+            let s = child.sizeThatFits(p)
+            return CGSize(width: max(r.width, s.width), height: max(r.height, s.height))
+        }
+    }
+
+    override func draw(_ context: GraphicsContext, in rect: CGRect) {
+        for child in children { child.draw(context, in: Alignment.center.place(child.sizeThatFits(ProposedViewSize(rect.size)), in: rect)) }
+    }
+}
+
+/// Evaluates bodies into nodes for one frame: links `@State`, collects `onAppear` actions, knows the frame's date.
+final class NodeBuilder {
+    let graph: ViewGraph
+    /// The date `TimelineView`s see this frame.
+    let date: Date
+    /// `onAppear` actions of the views built this time, in build order, with their view's identity.
+    var appearActions: [(path: ViewPath, action: () -> Void)] = []
+
+    init(graph: ViewGraph, date: Date) {
+        self.graph = graph
+        self.date = date
+    }
+
+    func build<V: View>(_ view: V, _ environment: ViewEnvironment, _ path: ViewPath) -> ViewNode {
+        if let primitive = view as? any PrimitiveView {
+            return primitive.makeNode(self, environment, path)
+        }
+        if let shape = view as? any Shape {
+            return ShapeNode(shape: shape, paint: .fill(nil, FillStyle()), environment: environment)
+        }
+        if V.Body.self == Never.self {
+            preconditionFailure("\(V.self) has Body == Never but is not one of the package's primitive views")
+        }
+        let identity = path.appending("\(V.self)")
+        graph.linkState(of: view, at: identity)
+        return build(view.body, environment, identity)
+    }
+}
+
+// MARK: - Leaf nodes
+
+/// A shape filled or stroked: it takes the proposal (10 pt for an unspecified dimension).
+final class ShapeNode: ViewNode {
+    enum Paint {
+        case fill(GraphicsContext.Shading?, FillStyle)
+        case stroke(GraphicsContext.Shading?, StrokeStyle)
+        /// `strokeBorder`: a stroke inset by half the line width, so it stays inside the frame.
+        case strokeBorder(GraphicsContext.Shading?, StrokeStyle)
+    }
+    let shape: any Shape
+    let paint: Paint
+    let environment: ViewEnvironment
+
+    init(shape: any Shape, paint: Paint, environment: ViewEnvironment) {
+        self.shape = shape
+        self.paint = paint
+        self.environment = environment
+        super.init(children: [])
+    }
+
+    override func measure(_ p: ProposedViewSize) -> CGSize {
+        p.replacingUnspecifiedDimensions(by: LayoutDefaults.unspecifiedSize)
+    }
+
+    override func draw(_ context: GraphicsContext, in rect: CGRect) {
+        let foreground = environment.foreground ?? .foreground
+        let c = context.applying(environment)
+        switch paint {
+        case .fill(let s, let style): c.fill(shape.path(in: rect), with: s ?? foreground, style: style)
+        case .stroke(let s, let style): c.stroke(shape.path(in: rect), with: s ?? foreground, style: style)
+        case .strokeBorder(let s, let style):
+            let inset = style.lineWidth / 2
+            c.stroke(shape.path(in: rect.insetBy(dx: inset, dy: inset)), with: s ?? foreground, style: style)
+        }
+    }
+}
+
+/// Text at its measured size (wrapped to the proposed width).
+final class TextNode: ViewNode {
+    let text: Text
+    let environment: ViewEnvironment
+
+    init(text: Text, environment: ViewEnvironment) {
+        self.text = text
+        self.environment = environment
+        super.init(children: [])
+    }
+
+    /// Resolved once: its layout cache then serves every proposal.
+    private lazy var resolved = GraphicsContext.ResolvedText(text: text, defaultFont: environment.font ?? EnvironmentValues().font)
+
+    override func measure(_ p: ProposedViewSize) -> CGSize {
+        let m = resolved.measure(in: CGSize(width: p.width ?? .infinity, height: p.height ?? .infinity))
+        return CGSize(width: p.width.map { min($0, m.width) } ?? m.width, height: m.height)
+    }
+
+    override func draw(_ context: GraphicsContext, in rect: CGRect) {
+        let c = context.applying(environment)
+        var r = c.resolve(text)
+        r.shading = environment.foreground ?? .foreground
+        // The measured width can exceed the placed one by rounding: give the wrap a hair of room.
+        c.draw(r, in: CGRect(x: rect.minX, y: rect.minY, width: rect.width + TextNode.wrapSlack, height: rect.height))
+    }
+
+    /// Points added to the wrap width when drawing, so text measured at width w does not wrap at w.
+    static let wrapSlack: CGFloat = 0.001
+}
+
+/// An image at its own size (this package's `Image` is not resizable).
+final class ImageNode: ViewNode {
+    let image: Image
+    let environment: ViewEnvironment
+
+    init(image: Image, environment: ViewEnvironment) {
+        self.image = image
+        self.environment = environment
+        super.init(children: [])
+    }
+
+    override func measure(_ p: ProposedViewSize) -> CGSize { image.pointSize ?? .zero }
+
+    override func draw(_ context: GraphicsContext, in rect: CGRect) {
+        let c = context.applying(environment)
+        var r = c.resolve(image)
+        if r.shading != nil, let f = environment.foreground { r.shading = f }
+        c.draw(r, in: rect)
+    }
+}
+
+/// A canvas: it takes the proposal; its renderer draws translated to the frame and clipped to it.
+final class CanvasNode: ViewNode {
+    let renderer: (inout GraphicsContext, CGSize) -> Void
+    let environment: ViewEnvironment
+    /// `symbols` are the canvas's symbol views, built with the rest of the frame (so already at its time).
+    init(renderer: @escaping (inout GraphicsContext, CGSize) -> Void, symbols: [ViewNode], environment: ViewEnvironment) {
+        self.renderer = renderer
+        self.environment = environment
+        super.init(children: symbols)
+    }
+
+    override func measure(_ p: ProposedViewSize) -> CGSize {
+        p.replacingUnspecifiedDimensions(by: LayoutDefaults.unspecifiedSize)
+    }
+
+    override var taggedNodes: [ViewNode] { tag != nil ? [self] : [] }
+
+    override func draw(_ context: GraphicsContext, in rect: CGRect) {
+        var c = context.applying(environment, symbols: SymbolTable(nodes: children.flatMap(\.taggedNodes),
+                                                                     proposal: rect.size))
+        let fillsTarget = !context.environment.recordsSymbol && c.transform.isIdentity && c.state.clips.isEmpty
+            && rect == CGRect(origin: .zero, size: c.canvasSize)
+        c.translateBy(x: rect.minX, y: rect.minY)
+        // A canvas filling the whole target needs no clip (and then records exactly what the closure does); a
+        // symbol's canvas is clipped to its frame, since its recording is replayed elsewhere.
+        if !fillsTarget { c.clip(to: Path(CGRect(origin: .zero, size: rect.size))) }
+        renderer(&c, rect.size)
+    }
+}
+
+extension GraphicsContext {
+    /// This context (same layer, transform and state) with the view environment's font and foreground colour,
+    /// and a symbol table when given.
+    func applying(_ view: ViewEnvironment, symbols: SymbolTable? = nil) -> GraphicsContext {
+        guard view.font != nil || view.foregroundColor != nil || symbols != nil else { return self }
+        var e = environment
+        if let f = view.font { e.font = f }
+        if let c = view.foregroundColor { e.foregroundColor = c }
+        if let symbols { e.symbols = symbols }
+        var c = GraphicsContext(layer: layer, canvasSize: canvasSize, colorMode: colorMode, environment: e)
+        c.state = state
+        c.transform = transform
+        return c
+    }
+}
