@@ -27,7 +27,7 @@ final class GlyphMaskCache {
     /// The mask of `glyph`'s outline, nil when it covers no pixel.
     func mask(for glyph: PlacedGlyph) -> GlyphMask? {
         if let hit = masks[glyph.key] { return hit }
-        let o = glyph.outline
+        let o = glyph.outline.polygons
         guard !o.isEmpty, o.minX < o.maxX, o.minY < o.maxY else { return nil }
         let left = Int(o.minX.rounded(.down)), top = Int(o.minY.rounded(.down))
         let width = Int(o.maxX.rounded(.up)) - left, height = Int(o.maxY.rounded(.up)) - top

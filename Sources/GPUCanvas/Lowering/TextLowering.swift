@@ -26,7 +26,7 @@ final class GlyphPolygonCache {
         var emBits: UInt64
         var step: UInt8
     }
-    private var entries: [Key: Polygons] = [:]
+    private var entries: [Key: CachedOutline] = [:]
     /// Points held by all entries.
     private(set) var pointCount = 0
     /// Entries made since the renderer was created (misses).
@@ -37,17 +37,21 @@ final class GlyphPolygonCache {
     /// text uses, small next to the frame's own buffers.
     static let maxPoints = 1 << 21
 
-    func polygons(for key: Key, make: () -> Polygons) -> Polygons {
+    func polygons(for key: Key, make: () -> Polygons) -> Polygons { outline(for: key, make: make).polygons }
+
+    /// The cached entry itself: a placement holds it with one reference rather than copying the polygons' arrays.
+    func outline(for key: Key, make: () -> Polygons) -> CachedOutline {
         if let hit = entries[key] { return hit }
         let p = make()
         if pointCount + p.points.count > Self.maxPoints {
             entries.removeAll(keepingCapacity: true)
             pointCount = 0
         }
-        entries[key] = p
+        let entry = CachedOutline(p)
+        entries[key] = entry
         pointCount += p.points.count
         misses += 1
-        return p
+        return entry
     }
 }
 
@@ -67,6 +71,12 @@ public struct GlyphCacheStatistics: Equatable, Sendable, CustomStringConvertible
     }
 }
 
+/// A glyph's flattened outline as its cache holds it (device pixels, at its subpixel step, around its origin).
+final class CachedOutline {
+    let polygons: Polygons
+    init(_ polygons: Polygons) { self.polygons = polygons }
+}
+
 /// One glyph of a text shape kept as a placement (`TextLowering.place`).
 struct PlacedGlyph {
     var key: GlyphPolygonCache.Key
@@ -74,7 +84,7 @@ struct PlacedGlyph {
     var x: Int
     var y: Int
     /// The glyph's cached outline (device pixels, at its subpixel step, around its own origin).
-    var outline: Polygons
+    var outline: CachedOutline
 }
 
 enum TextLowering {
@@ -115,10 +125,11 @@ enum TextLowering {
                 return .needsContours
             }
             let (key, ix, iy) = snapped(g, face: face, origin: text.origin, transform: m)
-            let shape = cachedOutline(key, face: face, cache: cache)
+            let entry = cachedOutline(key, face: face, cache: cache)
+            let shape = entry.polygons
             guard !shape.isEmpty, ix + shape.maxX > vx0, ix + shape.minX < vx1,
                   iy + shape.maxY > vy0, iy + shape.minY < vy1 else { continue }
-            glyphs.append(PlacedGlyph(key: key, x: Int(ix), y: Int(iy), outline: shape))
+            glyphs.append(PlacedGlyph(key: key, x: Int(ix), y: Int(iy), outline: entry))
             minX = min(minX, ix + shape.minX); maxX = max(maxX, ix + shape.maxX)
             minY = min(minY, iy + shape.minY); maxY = max(maxY, iy + shape.maxY)
         }
@@ -141,8 +152,9 @@ enum TextLowering {
     }
 
     /// The glyph's outline at its key's em and step, flattened once per cache.
-    private static func cachedOutline(_ key: GlyphPolygonCache.Key, face: FontFace, cache: GlyphPolygonCache) -> Polygons {
-        cache.polygons(for: key) {
+    private static func cachedOutline(_ key: GlyphPolygonCache.Key, face: FontFace, cache: GlyphPolygonCache)
+        -> CachedOutline {
+        cache.outline(for: key) {
             let k = Double(bitPattern: key.emBits) / face.unitsPerEm
             return Flatten.fill(face.outline(glyph: key.glyph),
                                 transform: CGAffineTransform(a: k, b: 0, c: 0, d: -k,
@@ -174,7 +186,7 @@ enum TextLowering {
             }
             if upright, em <= maxCachedEm {
                 let (key, ix, iy) = snapped(g, face: face, origin: text.origin, transform: m)
-                let shape = cachedOutline(key, face: face, cache: cache)
+                let shape = cachedOutline(key, face: face, cache: cache).polygons
                 guard !shape.isEmpty, ix + shape.maxX > vx0, ix + shape.minX < vx1,
                       iy + shape.maxY > vy0, iy + shape.minY < vy1 else { continue }
                 polys.appendTranslated(shape, dx: ix, dy: iy)
