@@ -41,7 +41,8 @@ struct Example: Sendable {
 
     /// In the order `canvas-gl examples` lists them: the README sample first, then paths and strokes
     /// (colors … arcs), then the seed documents' clip and gradient pictures (clipped-quadrant, masked-copy,
-    /// gradient-card), then the galleries of gradients, blend modes, and clips and layers.
+    /// gradient-card), then the galleries of gradients, blend modes, and clips and layers, filters and text, and
+    /// last the seed samples' pictures, `seed-s01` … `seed-s14` (SeedExamples.swift).
     static var all: [Example] {
         [ellipse, colors, shapes, fillRules, strokes, transforms, opacity, arcs,
          clippedQuadrant, maskedCopy, gradientCard, gradientGallery, blendModes, clipsAndLayers, colorFilters,
