@@ -5,26 +5,49 @@ import GPUCanvas
 struct Example: Sendable {
     let name: String
     let summary: String
-    let size: CGSize
     let scale: CGFloat
-    var opaque = false
-    var colorMode = ColorRenderingMode.nonLinear
-    let draw: @Sendable (inout GraphicsContext, CGSize) -> Void
+    /// Records the example's one frame: a renderer closure on a canvas of a fixed size, or a view laid out
+    /// and recorded by an `ImageRenderer` (SeedExamples.swift).
+    let makeRecording: @Sendable () -> Recording
 
-    var recording: Recording {
-        Recording(size: size, colorMode: colorMode, isOpaque: opaque, renderer: draw)
+    var recording: Recording { makeRecording() }
+
+    /// An example that is a renderer closure drawing on a `size` canvas.
+    init(name: String, summary: String, size: CGSize, scale: CGFloat, opaque: Bool = false,
+         colorMode: ColorRenderingMode = .nonLinear, draw: @escaping @Sendable (inout GraphicsContext, CGSize) -> Void) {
+        self.name = name
+        self.summary = summary
+        self.scale = scale
+        makeRecording = { Recording(size: size, colorMode: colorMode, isOpaque: opaque, renderer: draw) }
+    }
+
+    /// An example that is a view, proposed `size` and recorded `time` seconds after it appears (its animations
+    /// and `TimelineView`s at that time; `TimelineView`s see `startDate + time`). The view is type-erased
+    /// (`AnyView`) so that the stored closure is `@Sendable` without a generic metatype in it.
+    init(name: String, summary: String, proposing size: CGSize, scale: CGFloat,
+         time: TimeInterval = 0, startDate: Date = ImageRenderer<AnyView>.defaultStartDate,
+         view: @escaping @Sendable () -> AnyView) {
+        self.name = name
+        self.summary = summary
+        self.scale = scale
+        makeRecording = {
+            let renderer = ImageRenderer(content: view(), startDate: startDate)
+            renderer.proposedSize = ProposedViewSize(size)
+            return renderer.recording(at: time)
+        }
     }
 
     static func named(_ name: String) -> Example? { all.first { $0.name == name } }
 
     /// In the order `canvas-gl examples` lists them: the README sample first, then paths and strokes
     /// (colors … arcs), then the seed documents' clip and gradient pictures (clipped-quadrant, masked-copy,
-    /// gradient-card), then the galleries of gradients, blend modes, and clips and layers.
+    /// gradient-card), then the galleries of gradients, blend modes, and clips and layers, filters and text, and
+    /// last the seed samples' pictures, `seed-s01` … `seed-s14` (SeedExamples.swift).
     static var all: [Example] {
         [ellipse, colors, shapes, fillRules, strokes, transforms, opacity, arcs,
          clippedQuadrant, maskedCopy, gradientCard, gradientGallery, blendModes, clipsAndLayers, colorFilters,
          threeHousesByOrdering, threeHousesByCopy, threeHousesByLayer, blursAndShadows,
-         helloWorld, chartWithLabels, mixedScripts]
+         helloWorld, chartWithLabels, mixedScripts] + seeds
     }
 
     /// The README's first sample, unchanged.
@@ -530,71 +553,70 @@ extension Example {
 
     // MARK: Blur, shadow and projection
 
-    /// The seeds' three houses (red, green, blue, drawn at 4×, the middle one blurred by radius 1 with
-    /// `.dithersResult` in linear light), three ways: by ordering (the filter added just before the middle
-    /// house, drawn last), by a copied context, by a layer. The three give the same bytes: a filter acts on the
-    /// draws after it, through the context it was added to, and a layer of one draw is that draw. Until
-    /// `Image(systemName:)` exists, the house is a path of our own, inset in its square so that the blur's
-    /// reach (3σ = 12 device pixels) never touches a neighbour.
+    /// The seeds' three houses (`Image(systemName: "house.fill")` red, green, blue, drawn at 4×, the middle one
+    /// blurred by radius 1 with `.dithersResult` in linear light), three ways: by ordering (the filter added just
+    /// before the middle house, drawn last), by a copied context, by a layer. The three give the same bytes: a
+    /// filter acts on the draws after it, through the context it was added to, and a layer of one draw is that
+    /// draw. The seed puts the houses a house's width apart (the glyph's ink box, 20 pt), so their eaves touch
+    /// and the blur spills onto the blue house, over it when the green is drawn last (a) and under it when the
+    /// blue is (b, c): the seed's three pictures differ in those pixels (`seed-s12` is the seed's own spacing).
+    /// Here the houses stand `houseGap` further apart, beyond the blur's reach, so the three are one picture.
     static let threeHousesByOrdering = houses("three-houses-ordering", "the middle of three houses blurred, by drawing it last") {
-        context, house, midpoint in
-        var context = context
-        house.draw(in: &context, centre: midpoint - CGPoint(x: house.size.width, y: 0), color: .red)
-        house.draw(in: &context, centre: midpoint + CGPoint(x: house.size.width, y: 0), color: .blue)
+        context, house, midpoint, step in
+        var context = context, house = house
+        house.shading = .color(.red)
+        context.draw(house, at: midpoint - CGPoint(x: step, y: 0), anchor: .center)
+        house.shading = .color(.blue)
+        context.draw(house, at: midpoint + CGPoint(x: step, y: 0), anchor: .center)
         context.addFilter(.blur(radius: 1.0, options: .dithersResult), options: .linearColor)
-        house.draw(in: &context, centre: midpoint, color: .green)
+        house.shading = .color(.green)
+        context.draw(house, at: midpoint, anchor: .center)
     }
 
     static let threeHousesByCopy = houses("three-houses-copy", "the middle of three houses blurred, through a copied context") {
-        context, house, midpoint in
-        var context = context
-        house.draw(in: &context, centre: midpoint - CGPoint(x: house.size.width, y: 0), color: .red)
+        context, house, midpoint, step in
+        var context = context, house = house
+        house.shading = .color(.red)
+        context.draw(house, at: midpoint - CGPoint(x: step, y: 0), anchor: .center)
         var blurContext = context
         blurContext.addFilter(.blur(radius: 1.0, options: .dithersResult), options: .linearColor)
-        house.draw(in: &blurContext, centre: midpoint, color: .green)
-        house.draw(in: &context, centre: midpoint + CGPoint(x: house.size.width, y: 0), color: .blue)
+        house.shading = .color(.green)
+        blurContext.draw(house, at: midpoint, anchor: .center)
+        house.shading = .color(.blue)
+        context.draw(house, at: midpoint + CGPoint(x: step, y: 0), anchor: .center)
     }
 
     static let threeHousesByLayer = houses("three-houses-layer", "the middle of three houses blurred, in a layer") {
-        context, house, midpoint in
-        var context = context
-        house.draw(in: &context, centre: midpoint - CGPoint(x: house.size.width, y: 0), color: .red)
+        context, house, midpoint, step in
+        var context = context, house = house
+        house.shading = .color(.red)
+        context.draw(house, at: midpoint - CGPoint(x: step, y: 0), anchor: .center)
         context.drawLayer { layerContext in
             layerContext.addFilter(.blur(radius: 1.0, options: .dithersResult), options: .linearColor)
-            house.draw(in: &layerContext, centre: midpoint, color: .green)
+            house.shading = .color(.green)
+            layerContext.draw(house, at: midpoint, anchor: .center)
         }
-        house.draw(in: &context, centre: midpoint + CGPoint(x: house.size.width, y: 0), color: .blue)
+        house.shading = .color(.blue)
+        context.draw(house, at: midpoint + CGPoint(x: step, y: 0), anchor: .center)
     }
 
-    /// A house: a 24 × 24 pt square holding a roof and a body with a door, inset by 4 pt on each side.
-    struct House: Sendable {
-        let size = CGSize(width: 24, height: 24)
+    /// The space between two houses' ink boxes, in the 4× scaled points: the radius-1 blur's σ is 1 point there,
+    /// its reach 3σ = 3 points; one point more keeps the kernel's last taps off the neighbour too.
+    static let houseGap: CGFloat = 4
 
-        func draw(in context: inout GraphicsContext, centre: CGPoint, color: Color) {
-            let x = centre.x - size.width / 2, y = centre.y - size.height / 2
-            var p = Path()
-            p.move(to: CGPoint(x: x + 12, y: y + 4))
-            p.addLine(to: CGPoint(x: x + 20, y: y + 11))
-            p.addLine(to: CGPoint(x: x + 18, y: y + 11))
-            p.addLine(to: CGPoint(x: x + 18, y: y + 20))
-            p.addLine(to: CGPoint(x: x + 6, y: y + 20))
-            p.addLine(to: CGPoint(x: x + 6, y: y + 11))
-            p.addLine(to: CGPoint(x: x + 4, y: y + 11))
-            p.closeSubpath()
-            p.addRoundedRect(in: CGRect(x: x + 10.5, y: y + 14, width: 3, height: 6), cornerSize: CGSize(width: 1, height: 1))
-            context.fill(p, with: .color(color), style: FillStyle(eoFill: true))
-        }
-    }
-
-    /// A 120 × 40 pt canvas at scale 1, drawn at 4× like the seed: the three houses side by side, a house's
-    /// width apart.
-    private static func houses(_ name: String, _ summary: String,
-                               _ body: @escaping @Sendable (GraphicsContext, House, CGPoint) -> Void) -> Example {
+    /// A 360 × 120 pt canvas at scale 1 on white, drawn at 4× like the seed, with the house symbol resolved in
+    /// the scaled context: the three houses side by side, their centres `step` (a house's width + `houseGap`)
+    /// apart.
+    private static func houses(
+        _ name: String, _ summary: String,
+        _ body: @escaping @Sendable (GraphicsContext, GraphicsContext.ResolvedImage, CGPoint, CGFloat) -> Void
+    ) -> Example {
         Example(name: name, summary: summary, size: CGSize(width: 360, height: 120), scale: 1) { context, size in
             context.fill(Path(CGRect(origin: .zero, size: size)), with: .color(.white))
             context.scaleBy(x: 4, y: 4)
             let midpoint = CGPoint(x: size.width / (2 * 4), y: size.height / (2 * 4))
-            body(context, House(), midpoint)
+            let house = context.resolve(Image(systemName: "house.fill"))
+            body(context, house, midpoint, house.size.width + houseGap)
         }
     }
 

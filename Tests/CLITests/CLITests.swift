@@ -130,7 +130,10 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(Set(names).isSuperset(of: ["ellipse", "colors", "shapes", "fill-rules", "strokes", "transforms", "opacity", "arcs"]),
                       r.stdout)
         // The clip, gradient, blend and layer examples follow, in this order.
-        XCTAssertEqual(Array(names.drop { $0 != "clipped-quadrant" }), Self.compositingExamples.map(\.name), r.stdout)
+        XCTAssertEqual(Array(names.drop { $0 != "clipped-quadrant" }.prefix(Self.compositingExamples.count)),
+                       Self.compositingExamples.map(\.name), r.stdout)
+        // The seed samples' pictures come last, S01 to S14.
+        XCTAssertEqual(Array(names.suffix(Self.seedExamples.count)), Self.seedExamples.map(\.name), r.stdout)
     }
 
     func testInfoNamesTheBackends() throws {
@@ -279,7 +282,7 @@ final class CLITests: XCTestCase {
         for name in ["colors", "shapes", "fill-rules", "strokes", "transforms", "opacity", "arcs"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: dir.appendingPathComponent(name + ".png").path), name)
         }
-        for (name, width, height) in Self.compositingExamples {
+        for (name, width, height) in Self.compositingExamples + Self.seedExamples {
             try assertValidPNG(dir.appendingPathComponent(name + ".png").path, width: width, height: height)
         }
     }
@@ -293,6 +296,48 @@ final class CLITests: XCTestCase {
         ("color-filters", 960, 500), ("three-houses-ordering", 360, 120), ("three-houses-copy", 360, 120),
         ("three-houses-layer", 360, 120), ("blurs-and-shadows", 960, 500),
     ]
+
+    // MARK: The seed samples' examples
+
+    /// Name and pixel size of the seed samples' examples (views proposed 300 × 200 pt at scale 2, unless the
+    /// sample's picture asks for another size).
+    static let seedExamples: [(name: String, width: Int, height: Int)] = [
+        ("seed-s01", 600, 400), ("seed-s02", 600, 400), ("seed-s03", 600, 400), ("seed-s04", 600, 400),
+        ("seed-s05", 600, 400), ("seed-s06", 600, 400), ("seed-s07", 960, 280), ("seed-s08", 600, 200),
+        ("seed-s09", 600, 400), ("seed-s10", 600, 400), ("seed-s11", 400, 400), ("seed-s12", 360, 120),
+        ("seed-s13", 600, 400), ("seed-s14", 400, 400),
+    ]
+
+    /// seed-s01 (a view: a framed canvas with a border) and seed-s12 (house.fill symbols, the middle blurred),
+    /// rendered by the tool on both backends; seed-s14's clock hand at its fixed date.
+    func testSeedExamplesRenderTheirViews() throws {
+        for backend in ["reference", "gles"] {
+            let ellipse = try renderExample("seed-s01", backend: backend)
+            XCTAssertEqual(ellipse.width, 600, backend)
+            assertPixel(ellipse, 300, 0, blue, tolerance: solid, "\(backend): the border")
+            assertPixel(ellipse, 300, 3, green, tolerance: solid, "\(backend): the ring inside the border")
+            assertPixel(ellipse, 300, 200, transparent, tolerance: none, "\(backend): the middle")
+
+            let houses = try renderExample("seed-s12", backend: backend)
+            // The sharp red and blue houses, a house's width (79.9 px) either side of the middle: solid under
+            // the roof, a hole at the door.
+            assertPixel(houses, 100, 60, (255, 59, 48, 255), tolerance: solid, "\(backend): red house")
+            assertPixel(houses, 259, 60, blue, tolerance: solid, "\(backend): blue house")
+            assertPixel(houses, 100, 82, transparent, tolerance: none, "\(backend): red door")
+            // The blurred green one: its door partly filled, its apex soft.
+            let door = houses.pixel(x: 180, y: 82), apex = houses.pixel(x: 180, y: 30), body = houses.pixel(x: 180, y: 60)
+            XCTAssertGreaterThan(door.a, 0, backend)
+            XCTAssertGreaterThan(apex.a, 0, backend)
+            XCTAssertLessThan(apex.a, 200, backend)
+            XCTAssertGreaterThan(body.g, body.r, backend)
+            XCTAssertGreaterThan(body.g, body.b, backend)
+
+            // 7.5 s past the minute: the second hand (80 pt long at scale 2) points up and right, at 45°.
+            let clock = try renderExample("seed-s14", backend: backend)
+            assertPixel(clock, 200 + 85, 200 - 85, (255, 59, 48, 255), tolerance: solid, "\(backend): the hand")
+            assertPixel(clock, 200 - 85, 200 - 85, transparent, tolerance: none, "\(backend): not at 315°")
+        }
+    }
 
     /// The seeds' three ways of blurring the middle house (by ordering, by a copied context, by a layer) give
     /// one picture: the same bytes on each backend.

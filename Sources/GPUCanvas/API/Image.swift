@@ -158,6 +158,16 @@ final class ImageContent: @unchecked Sendable, Equatable {
     }
 }
 
+extension Image {
+    /// A system image's size (its glyph's ink box) and baseline at `font`'s size, as `resolve` gives them and
+    /// as the image measures as a view; 0 × 0 for an unknown name.
+    func systemImageMetrics(font: Font) -> (size: CGSize, baseline: CGFloat) {
+        guard let symbol else { return (.zero, 0) }
+        let k = SystemImages.emSize(forFontSize: font.pointSize) / symbol.unitsPerEm
+        return (CGSize(width: symbol.inkBounds.width * k, height: symbol.inkBounds.height * k), symbol.inkBounds.maxY * k)
+    }
+}
+
 extension GraphicsContext {
     /// An image bound to this context's environment, ready to draw.
     public struct ResolvedImage: Sendable {
@@ -175,13 +185,8 @@ extension GraphicsContext {
         if image.content.systemName != nil {
             // A system image: the glyph's ink box at the environment's font size, filled with the foreground
             // style (see SystemImage.swift); an unknown name is 0 × 0 and draws nothing.
-            guard let symbol = image.symbol else {
-                return ResolvedImage(image: image, size: .zero, baseline: 0, shading: .foreground)
-            }
-            let k = SystemImages.emSize(forFontSize: environment.defaultFont.pointSize) / symbol.unitsPerEm
-            return ResolvedImage(image: image, size: CGSize(width: symbol.inkBounds.width * k,
-                                                            height: symbol.inkBounds.height * k),
-                                 baseline: symbol.inkBounds.maxY * k, shading: .foreground)
+            let metrics = image.systemImageMetrics(font: environment.defaultFont)
+            return ResolvedImage(image: image, size: metrics.size, baseline: metrics.baseline, shading: .foreground)
         }
         let size = image.pointSize ?? .zero
         return ResolvedImage(image: image, size: size, baseline: size.height,

@@ -172,7 +172,7 @@ final class TextNode: ViewNode {
     static let wrapSlack: CGFloat = 0.001
 }
 
-/// An image at its own size (this package's `Image` is not resizable).
+/// An image at its own size (this package's `Image` is not resizable), a system image at its font's size.
 final class ImageNode: ViewNode {
     let image: Image
     let environment: ViewEnvironment
@@ -183,7 +183,13 @@ final class ImageNode: ViewNode {
         super.init(children: [])
     }
 
-    override func measure(_ p: ProposedViewSize) -> CGSize { image.pointSize ?? .zero }
+    /// A bitmap's size in points; a system image's glyph ink box at the environment's font (it has no pixels).
+    override func measure(_ p: ProposedViewSize) -> CGSize {
+        if image.content.systemName != nil {
+            return image.systemImageMetrics(font: environment.font ?? EnvironmentValues().font).size
+        }
+        return image.pointSize ?? .zero
+    }
 
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
         let c = context.applying(environment)
