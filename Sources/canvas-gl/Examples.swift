@@ -557,10 +557,9 @@ extension Example {
     /// blurred by radius 1 with `.dithersResult` in linear light), three ways: by ordering (the filter added just
     /// before the middle house, drawn last), by a copied context, by a layer. The three give the same bytes: a
     /// filter acts on the draws after it, through the context it was added to, and a layer of one draw is that
-    /// draw. The seed puts the houses a house's width apart (the glyph's ink box, 20 pt), so their eaves touch
-    /// and the blur spills onto the blue house, over it when the green is drawn last (a) and under it when the
-    /// blue is (b, c): the seed's three pictures differ in those pixels (`seed-s12` is the seed's own spacing).
-    /// Here the houses stand `houseGap` further apart, beyond the blur's reach, so the three are one picture.
+    /// draw. The houses stand a house's width apart, as in the seed: the image box's margins (24 pt across, the
+    /// ink 20 pt of it) keep the blur's reach (3σ = 3 scaled points) off the neighbours, so the green house
+    /// drawn over or under the blue one is the same picture.
     static let threeHousesByOrdering = houses("three-houses-ordering", "the middle of three houses blurred, by drawing it last") {
         context, house, midpoint, step in
         var context = context, house = house
@@ -600,13 +599,8 @@ extension Example {
         context.draw(house, at: midpoint + CGPoint(x: step, y: 0), anchor: .center)
     }
 
-    /// The space between two houses' ink boxes, in the 4× scaled points: the radius-1 blur's σ is 1 point there,
-    /// its reach 3σ = 3 points; one point more keeps the kernel's last taps off the neighbour too.
-    static let houseGap: CGFloat = 4
-
     /// A 360 × 120 pt canvas at scale 1 on white, drawn at 4× like the seed, with the house symbol resolved in
-    /// the scaled context: the three houses side by side, their centres `step` (a house's width + `houseGap`)
-    /// apart.
+    /// the scaled context: the three houses side by side, their centres `step` (a house's width) apart.
     private static func houses(
         _ name: String, _ summary: String,
         _ body: @escaping @Sendable (GraphicsContext, GraphicsContext.ResolvedImage, CGPoint, CGFloat) -> Void
@@ -616,7 +610,7 @@ extension Example {
             context.scaleBy(x: 4, y: 4)
             let midpoint = CGPoint(x: size.width / (2 * 4), y: size.height / (2 * 4))
             let house = context.resolve(Image(systemName: "house.fill"))
-            body(context, house, midpoint, house.size.width + houseGap)
+            body(context, house, midpoint, house.size.width)
         }
     }
 

@@ -319,11 +319,11 @@ final class CLITests: XCTestCase {
             assertPixel(ellipse, 300, 200, transparent, tolerance: none, "\(backend): the middle")
 
             let houses = try renderExample("seed-s12", backend: backend)
-            // The sharp red and blue houses, a house's width (79.9 px) either side of the middle: solid under
-            // the roof, a hole at the door.
-            assertPixel(houses, 100, 60, (255, 59, 48, 255), tolerance: solid, "\(backend): red house")
-            assertPixel(houses, 259, 60, blue, tolerance: solid, "\(backend): blue house")
-            assertPixel(houses, 100, 82, transparent, tolerance: none, "\(backend): red door")
+            // The sharp red and blue houses, a house's width (its 24 pt image box: 96 px) either side of the
+            // middle: solid under the roof, a hole at the door.
+            assertPixel(houses, 84, 60, (255, 59, 48, 255), tolerance: solid, "\(backend): red house")
+            assertPixel(houses, 276, 60, blue, tolerance: solid, "\(backend): blue house")
+            assertPixel(houses, 84, 82, transparent, tolerance: none, "\(backend): red door")
             // The blurred green one: its door partly filled, its apex soft.
             let door = houses.pixel(x: 180, y: 82), apex = houses.pixel(x: 180, y: 30), body = houses.pixel(x: 180, y: 60)
             XCTAssertGreaterThan(door.a, 0, backend)

@@ -61,28 +61,34 @@ final class SystemImageTests: XCTestCase, ComparesBackends {
         let r = Recording(size: CGSize(width: 10, height: 10)) { ctx, _ in
             let house = ctx.resolve(Image(systemName: "house.fill"))
             let k = Self.bodyEm / 512
-            XCTAssertEqual(house.size.width, Self.houseInk.width * k, accuracy: Self.arithmetic)    // 19.97
-            XCTAssertEqual(house.size.height, Self.houseInk.height * k, accuracy: Self.arithmetic)  // 17.02
-            XCTAssertEqual(house.baseline, Self.houseTop * k, accuracy: Self.arithmetic)            // 18
+            // The image box: the 24-unit grid across (512 units), the ink and one grid unit each side down.
+            XCTAssertEqual(house.size.width, 512 * k, accuracy: Self.arithmetic)                                // 24
+            XCTAssertEqual(house.size.height, (Self.houseInk.height + 2 * 512 / 24) * k, accuracy: Self.arithmetic)  // 19.02
+            XCTAssertEqual(house.baseline, (Self.houseTop + 512 / 24) * k, accuracy: Self.arithmetic)           // 19
             XCTAssertEqual(house.shading, .foreground)
         }
         XCTAssertEqual(r.drawCount, 0)
     }
 
-    /// `draw(_:in:)` stretches the glyph's ink box over the rect; the default shading is the foreground
-    /// (black).
-    func testDrawInRectStretchesTheInkBox() throws {
+    /// `draw(_:in:)` stretches the glyph's image box over the rect, so the ink lands where the box's margins
+    /// put it (`SystemSymbol.inkRect`); the default shading is the foreground (black).
+    func testDrawInRectStretchesTheImageBox() throws {
+        let rect = CGRect(x: 10, y: 10, width: 40, height: 20)
         let img = try render(60, 40) { ctx, _ in
-            ctx.draw(Image(systemName: "square.fill"), in: CGRect(x: 10, y: 10, width: 40, height: 20))
+            ctx.draw(Image(systemName: "square.fill"), in: rect)
         }
-        // A filled square glyph (MDI checkbox-blank: a rounded square) stretched to 40 × 20.
-        assertPixel(img, 30, 20, PixelRGBA8(r: 0, g: 0, b: 0, a: 255))
-        assertPixel(img, 11, 20, PixelRGBA8(r: 0, g: 0, b: 0, a: 255))
-        assertPixel(img, 48, 20, PixelRGBA8(r: 0, g: 0, b: 0, a: 255))
-        assertPixel(img, 9, 20, PixelRGBA8(r: 0, g: 0, b: 0, a: 0))
-        assertPixel(img, 50, 20, PixelRGBA8(r: 0, g: 0, b: 0, a: 0))
-        assertPixel(img, 30, 9, PixelRGBA8(r: 0, g: 0, b: 0, a: 0))
-        assertPixel(img, 30, 30, PixelRGBA8(r: 0, g: 0, b: 0, a: 0))
+        // A filled square glyph (MDI checkbox-blank: a rounded square) stretched with its box to 40 × 20.
+        let ink = try XCTUnwrap(SystemImages.symbol(named: "square.fill")).inkRect(in: rect)
+        XCTAssertLessThan(ink.width, rect.width, "the box's margins inset the ink")
+        let black = PixelRGBA8(r: 0, g: 0, b: 0, a: 255), clear = PixelRGBA8(r: 0, g: 0, b: 0, a: 0)
+        let midX = Int(ink.midX), midY = Int(ink.midY)
+        assertPixel(img, midX, midY, black)
+        assertPixel(img, Int(ink.minX.rounded(.up)) + 1, midY, black)
+        assertPixel(img, Int(ink.maxX.rounded(.down)) - 2, midY, black)
+        assertPixel(img, Int(ink.minX.rounded(.down)) - 1, midY, clear)
+        assertPixel(img, Int(ink.maxX.rounded(.up)), midY, clear)
+        assertPixel(img, midX, Int(ink.minY.rounded(.down)) - 1, clear)
+        assertPixel(img, midX, Int(ink.maxY.rounded(.up)), clear)
     }
 
     /// Three houses drawn 4× larger, red, green and blue, spaced by the house's width, the middle one blurred:
@@ -102,7 +108,7 @@ final class SystemImageTests: XCTestCase, ComparesBackends {
             house.shading = .color(.green)
             blurred.draw(house, at: mid)
         }
-        let houseWidth = Self.houseInk.width * Self.bodyEm / 512 * 4   // pixels
+        let houseWidth = Self.bodyEm * 4   // the image box's width (the icon grid's), in pixels
         // Weighted by alpha, pixels whose strongest channel is the house's colour.
         var sum = [(x: 0.0, y: 0.0, w: 0.0), (x: 0.0, y: 0.0, w: 0.0), (x: 0.0, y: 0.0, w: 0.0)]
         var soft = [0, 0, 0]

@@ -159,12 +159,12 @@ final class ImageContent: @unchecked Sendable, Equatable {
 }
 
 extension Image {
-    /// A system image's size (its glyph's ink box) and baseline at `font`'s size, as `resolve` gives them and
-    /// as the image measures as a view; 0 × 0 for an unknown name.
+    /// A system image's size (its image box, `SystemSymbol.layoutBox`) and baseline at `font`'s size, as
+    /// `resolve` gives them and as the image measures as a view; 0 × 0 for an unknown name.
     func systemImageMetrics(font: Font) -> (size: CGSize, baseline: CGFloat) {
         guard let symbol else { return (.zero, 0) }
         let k = SystemImages.emSize(forFontSize: font.pointSize) / symbol.unitsPerEm
-        return (CGSize(width: symbol.inkBounds.width * k, height: symbol.inkBounds.height * k), symbol.inkBounds.maxY * k)
+        return (CGSize(width: symbol.bounds.width * k, height: symbol.bounds.height * k), symbol.bounds.maxY * k)
     }
 }
 
@@ -183,7 +183,7 @@ extension GraphicsContext {
     /// Resolves `image` in this context: its size, baseline and template shading.
     public func resolve(_ image: Image) -> ResolvedImage {
         if image.content.systemName != nil {
-            // A system image: the glyph's ink box at the environment's font size, filled with the foreground
+            // A system image: the glyph's image box at the environment's font size, filled with the foreground
             // style (see SystemImage.swift); an unknown name is 0 × 0 and draws nothing.
             let metrics = image.systemImageMetrics(font: environment.defaultFont)
             return ResolvedImage(image: image, size: metrics.size, baseline: metrics.baseline, shading: .foreground)

@@ -14,9 +14,11 @@
 //   `.foreground`; setting `shading` (`.color(.red)`, a gradient) fills the glyph with it.
 // - Size. MDI draws on a 24-unit grid (2 units of margin, baseline 3 units up from the bottom); the glyph's em is
 //   drawn at 24/17 × the environment's font size, so at the default body size (17 pt) the grid is 24 pt and
-//   a full-width icon is 20 pt wide, about an SF symbol's size at body. `ResolvedImage.size` is the glyph's ink
-//   box at that size (house.fill: 19.97 × 17.02 pt); `baseline` is the distance from the ink box's top down to
-//   the font's baseline. `draw(_:at:anchor:)` places the ink box; `draw(_:in:)` stretches it to the rect.
+//   a full-width icon is 20 pt wide, about an SF symbol's size at body. `ResolvedImage.size` is the image box
+//   at that size (`SystemSymbol.layoutBox`: the grid's full width, the ink's height plus one grid unit above and
+//   below; house.fill: 24 × 19.02 pt, SF Symbols' about 23.6 × 19.3), so icons drawn one width apart keep a
+//   margin between them; `baseline` is the distance from the box's top down to the font's baseline.
+//   `draw(_:at:anchor:)` places the box; `draw(_:in:)` stretches it to the rect.
 // - `.fill` names map to filled glyphs where the set has them; names whose outline form the set lacks (house,
 //   phone, camera, …) map to the filled glyph too (the table says which).
 // - An unknown name, or a font that is not installed, gives an image that draws nothing, with `size` .zero
@@ -221,6 +223,7 @@ public enum SystemImages {
             let ink = outline.boundingRect
             if !ink.isNull, ink.width > 0, ink.height > 0 {
                 found = SystemSymbol(name: name, glyphName: glyphName, outline: outline, inkBounds: ink,
+                                     bounds: SystemSymbol.layoutBox(ink: ink, unitsPerEm: CGFloat(face.unitsPerEm)),
                                      unitsPerEm: CGFloat(face.unitsPerEm))
             }
         }
@@ -234,19 +237,39 @@ public enum SystemImages {
     static func emSize(forFontSize pointSize: CGFloat) -> CGFloat { pointSize * 24 / 17 }
 }
 
-/// A system image's glyph: its outline in font units (y up) and the outline's ink box.
+/// A system image's glyph: its outline in font units (y up), the outline's ink box, and the image's box.
 struct SystemSymbol: Sendable, Equatable {
     var name: String
     var glyphName: String
     var outline: Path
     var inkBounds: CGRect
+    /// The image's box in font units (`layoutBox`): what `size` measures and `draw(_:in:)` stretches.
+    var bounds: CGRect
     var unitsPerEm: CGFloat
 
-    /// The outline mapped so that its ink box fills `rect` (y flipped: the font's y is up).
+    /// The image's box around `ink`, as an SF symbol's image box holds its ink with a margin: across, the icon
+    /// grid's full width (MDI's 24 units, its 2-unit margins included, or the ink where it is wider); up and
+    /// down, the ink and one grid unit each side. house.fill at body size: 24 × 19.02 pt (SF Symbols' is about
+    /// 23.6 × 19.3). The margins keep icons drawn one `size.width` apart from touching, as the seeds' three
+    /// houses are.
+    static func layoutBox(ink: CGRect, unitsPerEm em: CGFloat) -> CGRect {
+        let unit = em / 24
+        let x0 = min(0, ink.minX), x1 = max(em, ink.maxX)
+        return CGRect(x: x0, y: ink.minY - unit, width: x1 - x0, height: ink.height + 2 * unit)
+    }
+
+    /// Where the ink lands when the image box is stretched over `rect` (y down).
+    func inkRect(in rect: CGRect) -> CGRect {
+        let sx = rect.width / bounds.width, sy = rect.height / bounds.height
+        return CGRect(x: rect.minX + (inkBounds.minX - bounds.minX) * sx, y: rect.minY + (bounds.maxY - inkBounds.maxY) * sy,
+                      width: inkBounds.width * sx, height: inkBounds.height * sy)
+    }
+
+    /// The outline mapped so that its image box fills `rect` (y flipped: the font's y is up).
     func path(in rect: CGRect) -> Path {
-        let sx = rect.width / inkBounds.width, sy = rect.height / inkBounds.height
+        let sx = rect.width / bounds.width, sy = rect.height / bounds.height
         let t = CGAffineTransform(a: sx, b: 0, c: 0, d: -sy,
-                                  tx: rect.minX - inkBounds.minX * sx, ty: rect.minY + inkBounds.maxY * sy)
+                                  tx: rect.minX - bounds.minX * sx, ty: rect.minY + bounds.maxY * sy)
         return outline.applying(t)
     }
 }

@@ -183,7 +183,7 @@ final class ImageNode: ViewNode {
         super.init(children: [])
     }
 
-    /// A bitmap's size in points; a system image's glyph ink box at the environment's font (it has no pixels).
+    /// A bitmap's size in points; a system image's image box at the environment's font (it has no pixels).
     override func measure(_ p: ProposedViewSize) -> CGSize {
         if image.content.systemName != nil {
             return image.systemImageMetrics(font: environment.font ?? EnvironmentValues().font).size
