@@ -648,11 +648,17 @@ class Gen:
 
     def op_symbol(self, depth):
         r = self.r
+        if getattr(self, "in_symbol", False):
+            # A symbol's commands cannot draw symbols (SwiftUI gives a symbol's context none; the loader rejects
+            # it), so inside one this draws a fill instead.
+            return self.op_fill(depth)
         if not self.symbols or r.random() < 0.3:
             name = "sym%d" % len(self.symbols)
-            self.symbols[name] = None  # reserve the name: the symbol's own commands may make symbols too
+            self.symbols[name] = None  # reserve the name while its commands are made
             size = [num(self.nice(r.uniform(1, self.w))), num(self.nice(r.uniform(1, self.h)))]
+            self.in_symbol = True
             inner = self.commands(3, r.randint(1, 3)) if depth < 3 else []
+            self.in_symbol = False
             self.symbols[name] = {"size": size, "commands": inner}
         else:
             name = r.choice(sorted(self.symbols))
