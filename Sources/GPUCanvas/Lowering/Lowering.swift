@@ -12,6 +12,9 @@
 // - structure: the tree becomes a flat list of `LoweredOp`s (`draw`, `pushLayer`, `popLayer`), each clip
 //   stack one `LoweredClip` shared by the draws issued under it, and each layer sized to its content ∩ its
 //   clip ∩ the target.
+// - whole clips: a draw whose clips are all axis-aligned device rectangles holding its pixel box is lowered
+//   unclipped, since its coverage × 1 is its coverage (`clipIsWhole`); this is what makes a symbol's frame
+//   clip, repeated on every replayed draw, cost nothing.
 // What stays per backend is rasterization (coverage) and compositing: the reference keeps its own rasterizer,
 // the GLES backend its path strategies, and both consume the same `Polygons`.
 //
