@@ -37,7 +37,8 @@ scopes, the opaque key, clip, layer, clipToLayer, blendMode (all 28 names), grad
 shadings), colorMode (linear, extendedLinear), image (pngBase64 resources with the `template`,
 `interpolation` and `scale` keys, the image op with `in` or `at`/`anchor`, a template's colour `shading`, the
 tiledImage shading), filter (the colour filters, with and without linearColor)). The others are written and
-switched off until the renderers learn them: text, symbol. Adding one is one
+switched off until the renderers learn them: text, symbol (symbol scenes load and render now: 300 scenes of
+`--features default,symbol --seed 11` agree; it is not yet in the default set). Adding one is one
 generator method and one line in FEATURES. The `atlas-copy` form draws blend modes through a destination copy
 (`--blend-route destination-copy`), the route GPUs without framebuffer fetch take.
 """

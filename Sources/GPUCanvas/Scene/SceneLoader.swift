@@ -9,6 +9,9 @@
 // missing or corrupt file is a load error that names it.
 // That is why a closure and the scene that spells out its calls record equal recordings and render
 // byte-identical images.
+// A scene with `resources.symbols` is recorded as a `Canvas` whose symbols are tagged canvases of each entry's
+// size (`Canvas.record(size:)`, the view path), and a `symbol` op is `resolveSymbol(id:)` then `draw(_:in:)` or
+// `draw(_:at:anchor:)`: scene symbols take the path app symbols take (`Views/Symbols.swift`).
 
 /// A loaded scene file: the recording it describes and the scale it asks to be rendered at.
 ///
