@@ -185,9 +185,10 @@ final class CLITests: XCTestCase {
         assertCleanFailure(try run(["render", url.path, "--dump"]), mentions: "\(url.path):3:3: expected ',' or '}'")
     }
 
-    func testUnsupportedOpIsNamed() throws {
+    func testBadSceneInputIsNamed() throws {
         let scene = try writeScene("symbol.json", #"{"op": "symbol", "symbol": "mark", "at": [0, 0]}"#)
-        assertCleanFailure(try run(["render", scene, "--dump"]), mentions: "commands[0]: not supported yet: symbol")
+        assertCleanFailure(try run(["render", scene, "--dump"]),
+                           mentions: #"commands[0].symbol: unknown symbol "mark" (the document has no resources.symbols)"#)
         // A filter too wide to draw loads, and rendering it says why.
         let blur = try writeScene("blur.json", #"{"op": "filter", "filter": {"blur": {"radius": 1e5}}}, {"op": "fill", "path": {"rect": [0, 0, 4, 4]}, "shading": {"color": "red"}}"#)
         assertCleanFailure(try run(["render", blur, "--device", "mesa", "-o", tmp.appendingPathComponent("blur.png").path]),

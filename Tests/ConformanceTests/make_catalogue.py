@@ -1352,6 +1352,83 @@ scene("text-bench-like", [fill({"rect": [0, 0, 256, 256]}, "#FFFFFF")] + [
          baseline=(-40 + (i * 37) % 200, 10 + (i * 23) % 250)) for i in range(24)], size=(256, 256))
 
 
+
+# --- symbols: resources.symbols and the symbol op (draw(_:at:anchor:), draw(_:in:)) ------------------------
+def symbol_scene(name, symbols, commands, **kw):
+    """A scene with `symbols` in its resources, plus the images its symbols or commands name (only those)."""
+    resources = {"symbols": symbols}
+    text_ = json.dumps([symbols, commands])
+    used = {k: v for k, v in IMAGES.items() if '"%s"' % k in text_}
+    if used:
+        resources["images"] = used
+    scene(name, commands, resources=resources, **kw)
+
+
+def sym_at(name, point, anchor=None):
+    c = {"op": "symbol", "symbol": name, "at": list(point)}
+    if anchor is not None:
+        c["anchor"] = list(anchor)
+    return c
+
+
+def sym_in(name, rect):
+    return {"op": "symbol", "symbol": name, "in": list(rect)}
+
+
+# A badge: a rounded square with a gradient, a ring and a diagonal bar (asymmetric, so flips and anchors show).
+BADGE = {"size": [24, 20], "commands": [
+    shaded_fill({"roundedRect": [1, 1, 22, 18], "cornerRadius": 5, "style": "continuous"},
+                linear(stops((0, "#2050D0"), (1, "#20C0A0")), (0, 0), (24, 20))),
+    stroke({"ellipse": [5.5, 4.5, 11, 11]}, "#FFFFFF", 2),
+    fill(poly([(14, 2), (22, 2), (22, 6), (18, 6)]), "#F0C020")]}
+# A translucent disc with a hard-edged square, for overlap and blending.
+DISC = {"size": [30, 30], "commands": [fill({"ellipse": [0, 0, 30, 30]}, "#E0402099"),
+                                       fill({"rect": [8, 8, 14, 14]}, "#2040E0CC")]}
+CHIP = {"size": [10, 6], "commands": [fill({"roundedRect": [0, 0, 10, 6], "cornerRadius": 2, "style": "circular"}, "#3060C0")]}
+
+symbol_scene("symbol-anchors", {"badge": BADGE}, [WHITE] + [
+    sym_at("badge", (64, 64), anchor) for anchor in ([0, 0], [1, 0], [0, 1], [1, 1], [0.5, 0.5], [0.25, 0.8])] + [
+    sym_at("badge", (20, 110)), sym_at("badge", (108.3, 17.6), [0.5, 0])])
+symbol_scene("symbol-in-nonuniform", {"badge": BADGE}, [WHITE,
+    sym_in("badge", (4, 4, 120, 30)), sym_in("badge", (6, 40, 18, 80)), sym_in("badge", (30.5, 40.25, 50.3, 41.7)),
+    sym_in("badge", (86, 40, 36, 9)), sym_in("badge", (120, 124, -30, -70))])
+symbol_scene("symbol-rotated-canvas-scale", {"badge": BADGE}, [fill({"rect": [0, 0, 64, 64]}, "#FFFFFF"), translate(32, 32)] + [
+    copy({"op": "rotate", "degrees": 22.5 * k}, sym_in("badge", (17, -5, 12, 10))) for k in range(16)] + [
+    {"op": "rotate", "degrees": -17}, {"op": "scale", "x": 1.6, "y": 0.8}, sym_in("badge", (-8, -6.5, 16, 13))],
+    size=(64, 64), scale=2)
+symbol_scene("symbol-opacity", {"disc": DISC}, [WHITE, opacity(0.5), sym_at("disc", (40, 40)),
+                                                copy(opacity(0.3), sym_in("disc", (50, 30, 70, 60))),
+                                                sym_at("disc", (64, 96))])
+symbol_scene("symbol-blend-modes", {"disc": DISC}, backdrop(128, 128) + [
+    copy(blend(mode), sym_at("disc", (20 + 30 * (k % 4), 20 + 30 * (k // 4))))
+    for k, mode in enumerate(["multiply", "screen", "overlay", "darken", "lighten", "colorDodge", "colorBurn",
+                              "difference", "exclusion", "hue", "plusLighter", "sourceAtop"])])
+symbol_scene("symbol-clipped", {"badge": BADGE, "disc": DISC}, [WHITE,
+    copy(clip({"ellipse": [10, 10, 70, 60]}), sym_in("badge", (0, 0, 90, 75))),
+    copy(clip({"rect": [70, 70, 40, 40]}, inverse=True), sym_in("disc", (60, 60, 60, 60))),
+    copy(mask(fill({"ellipse": [0, 80, 60, 48]}, "#000000A0")), sym_in("badge", (0, 80, 60, 48)))])
+symbol_scene("symbol-blur-shadow", {"badge": BADGE}, [WHITE,
+    copy(blur_f(2.5), sym_in("badge", (8, 8, 48, 40))),
+    copy(shadow_f("#00000080", 3, 4, 5), sym_in("badge", (70, 10, 48, 40))),
+    copy(shadow_f("#C02020", 2, -3, 3, options=("shadowOnly",)), sym_at("badge", (32, 96))),
+    copy({"op": "rotate", "degrees": 10}, blur_f(1.2), sym_at("badge", (96, 84)))])
+symbol_scene("symbol-gradients-images-text", {"card": {"size": [60, 40], "commands": [
+    shaded_fill({"rect": [0, 0, 60, 40]}, radial(stops((0, "#F0F0A0"), (1, "#4080C0")), (30, 20), 2, 36)),
+    image_in("smooth", (2, 2, 20, 20)),
+    fill({"rect": [24, 2, 34, 20]}, "#FFFFFF"),
+    shaded_fill({"rect": [24, 2, 34, 20]}, tiled("checker", scale=0.5)),
+    text("Card", family("DejaVu Sans", 12, weight="bold"), INK, at=(30, 32))]}}, [WHITE,
+    sym_at("card", (4, 4), [0, 0]), sym_in("card", (66, 4, 58, 58)), sym_in("card", (4, 70, 120, 54))])
+symbol_scene("symbol-many-draws", {"chip": CHIP}, [WHITE] + [
+    sym_at("chip", (3 + (k % 17) * 7.3, 3 + (k // 17) * 6.9), [0, 0]) for k in range(17 * 18)])
+symbol_scene("symbol-overlapping-translucent", {"disc": DISC}, [WHITE] + [
+    copy(opacity(0.35 + 0.05 * k), sym_in("disc", (8 + 9 * k, 10 + 6 * k, 40 + 3 * k, 34 + 2 * k))) for k in range(10)])
+symbol_scene("symbol-in-layer-and-skew", {"badge": BADGE, "disc": DISC}, [WHITE, opacity(0.8),
+    layer(sym_in("disc", (10, 10, 60, 60)), blend("multiply"), sym_in("badge", (30, 30, 70, 60))),
+    {"op": "concatenate", "value": [1, 0.3, -0.4, 1, 40, 60]}, sym_at("badge", (20, 20))])
+symbol_scene("symbol-linear-color-mode", {"disc": DISC, "badge": BADGE}, [WHITE, sym_in("badge", (10, 10, 80, 60)),
+    opacity(0.7), sym_at("disc", (80, 80)), sym_at("disc", (96, 70))], colorMode="linear")
+
 # Scenes that fail today because of a renderer bug, each with the bug. `main()` leaves them out of scenes/ (the
 # conformance test runs everything there) unless run with `--include-pending`; delete a name here once the
 # renderer draws it within the bar.

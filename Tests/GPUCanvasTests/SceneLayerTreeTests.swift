@@ -716,8 +716,8 @@ final class SceneLayerTreeTests: XCTestCase {
         assertError(doc(#"{"op": "clipToLayer", "opacity": 0.5}"#), at: "commands[0].commands", "missing required key")
         assertError(doc(#"{"op": "clipToLayer", "commands": [], "mask": []}"#), at: "commands[0].mask",
                     #"unknown key "mask" (expected one of: op, opacity, inverse, commands)"#)
-        assertError(doc(#"{"op": "layer", "commands": [{"op": "layer", "commands": [\#(fill), {"op": "symbol"}]}]}"#),
-                    at: "commands[0].commands[0].commands[1]", "not supported yet: symbol")
+        assertError(doc(#"{"op": "layer", "commands": [{"op": "layer", "commands": [\#(fill), {"op": "symbol", "symbol": "mark", "at": [0, 0]}]}]}"#),
+                    at: "commands[0].commands[0].commands[1].symbol", #"unknown symbol "mark" (the document has no resources.symbols)"#)
         assertError(doc(#"{"op": "layer", "opacity": 0.5, "commands": []}"#), at: "commands[0].opacity",
                     #"unknown key "opacity" (expected one of: op, commands)"#)
     }

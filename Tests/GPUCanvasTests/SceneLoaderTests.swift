@@ -136,9 +136,8 @@ final class SceneLoaderTests: XCTestCase {
         assertError(doc("", header: #""size": [10, 10], "command": []"#), at: "command", #"unknown key "command""#)
     }
 
-    func testNonEmptySymbolResourcesAreNotSupportedYet() {
-        assertError(doc("", header: #""size": [10, 10], "resources": {"symbols": {"mark": {"size": [1, 1], "commands": []}}}"#),
-                    at: "resources.symbols", "not supported yet: symbols")
+    func testSymbolResourcesLoadAndAnEmptyTableIsAccepted() {
+        XCTAssertNoThrow(try load(doc("", header: #""size": [10, 10], "resources": {"symbols": {"mark": {"size": [1, 1], "commands": []}}}"#)))
         XCTAssertNoThrow(try load(doc("", header: #""size": [10, 10], "resources": {"images": {}, "symbols": {}}"#)))
     }
 
@@ -158,11 +157,10 @@ final class SceneLoaderTests: XCTestCase {
                     at: "commands[0].colour", #"unknown key "colour" (expected one of: op, path, shading, eoFill, antialiased)"#)
     }
 
-    func testUnsupportedOpsAreRecognised() {
-        for op in ["symbol"] {
-            let e = assertError(doc(#"{"op": "\#(op)"}"#), at: "commands[0]", "not supported yet: \(op)")
-            XCTAssertEqual(e?.message, "not supported yet: \(op)")
-        }
+    func testEveryOpIsImplemented() {
+        // The symbol op was the last one recognised but not supported; it now wants its keys.
+        let e = assertError(doc(#"{"op": "symbol"}"#), at: "commands[0].symbol", "missing required key")
+        XCTAssertEqual(e?.message, "missing required key")
     }
 
     func testTiledImageNamesAResource() {
@@ -251,7 +249,7 @@ final class SceneLoaderTests: XCTestCase {
         // Validation is complete before replay: a bad last command means no recording at all, which the
         // throwing initializer guarantees; this checks the error is the last command's.
         assertError(doc(#"{"op": "fill", "path": "0 0 m 1 0 l h", "shading": "foreground"}, {"op": "symbol"}"#),
-                    at: "commands[1]", "not supported yet: symbol")
+                    at: "commands[1].symbol", "missing required key")
     }
 
     // MARK: Files

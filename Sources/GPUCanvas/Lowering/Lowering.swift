@@ -12,6 +12,9 @@
 // - structure: the tree becomes a flat list of `LoweredOp`s (`draw`, `pushLayer`, `popLayer`), each clip
 //   stack one `LoweredClip` shared by the draws issued under it, and each layer sized to its content ∩ its
 //   clip ∩ the target.
+// - whole clips: a draw whose clips are all axis-aligned device rectangles holding its pixel box is lowered
+//   unclipped, since its coverage × 1 is its coverage (`clipIsWhole`); this is what makes a symbol's frame
+//   clip, repeated on every replayed draw, cost nothing.
 // What stays per backend is rasterization (coverage) and compositing: the reference keeps its own rasterizer,
 // the GLES backend its path strategies, and both consume the same `Polygons`.
 //
@@ -74,6 +77,37 @@ struct CoverageShape {
     /// Text kept as glyph placements (`Polygons.placedGlyphs` of the store) instead of contours, which are then
     /// empty: only when the lowering was asked for them (`Lowering.lower(_:target:placesGlyphs:)`).
     var glyphs: Range<Int> = 0 ..< 0
+    /// For a fill whose one contour is an axis-aligned rectangle in device space: that rectangle, inside which
+    /// the coverage is exactly 1 (a clip by it changes nothing there). nil for any other shape.
+    var solidRect: DeviceRect?
+}
+
+/// A rectangle in device pixels with Double edges.
+struct DeviceRect {
+    var minX, minY, maxX, maxY: Double
+
+    /// True when every pixel of `box` lies wholly inside.
+    func contains(_ box: PixelRect) -> Bool {
+        minX <= Double(box.x) && Double(box.x + box.width) <= maxX
+            && minY <= Double(box.y) && Double(box.y + box.height) <= maxY
+    }
+
+    /// The rectangle that `points` (one closed contour: 4 distinct corners, or 5 with the first repeated) go
+    /// around, when they are the corners of an axis-aligned rectangle of positive area, visited in order;
+    /// nil otherwise.
+    init?(contour points: ArraySlice<DevicePoint>) {
+        var corners = Array(points)
+        if corners.count == 5, corners[4] == corners[0] { corners.removeLast() }
+        guard corners.count == 4 else { return nil }
+        let xs = Set(corners.map(\.x)), ys = Set(corners.map(\.y))
+        guard xs.count == 2, ys.count == 2, Set(corners.map { [$0.x, $0.y] }).count == 4 else { return nil }
+        // Each side moves along one axis only, so the four distinct corners go around the rectangle.
+        for i in 0 ..< 4 {
+            let a = corners[i], b = corners[(i + 1) % 4]
+            guard (a.x == b.x) != (a.y == b.y) else { return nil }
+        }
+        minX = xs.min()!; maxX = xs.max()!; minY = ys.min()!; maxY = ys.max()!
+    }
 }
 
 /// A draw: coverage of `shape` × `paint` × `opacity`, blended with `blend`, inside `clip`.
@@ -319,9 +353,13 @@ final class Lowering {
         let x1 = min(Double(target.width), maxX.rounded(.up)), y1 = min(Double(target.height), maxY.rounded(.up))
         guard x1 > x0, y1 > y0 else { return nil }
         let box = PixelRect(x: Int(x0), y: Int(y0), width: Int(x1) - Int(x0), height: Int(y1) - Int(y0))
+        var solidRect: DeviceRect?
+        if case .fill = job.geometry, polys.contourCount - firstContour == 1, polys.points.count - firstPoint <= 5 {
+            solidRect = DeviceRect(contour: polys.points[firstPoint...])
+        }
         return CoverageShape(drawNumber: job.drawNumber, store: store, contours: firstContour ..< polys.contourCount,
                              edgeCount: polys.points.count - firstPoint, box: box, rule: rule,
-                             antialiased: antialiased, mayHaveInteriors: mayHaveInteriors)
+                             antialiased: antialiased, mayHaveInteriors: mayHaveInteriors, solidRect: solidRect)
     }
 }
 
@@ -604,9 +642,13 @@ private struct Builder {
                                        filter: filter, into: &ops, clips: &clips, clipIndex: &clipIndex) {
                     union = union.map { $0.union(box) } ?? box
                 }
-            case .draw(let d, let job, let clipNode, let paint, _):
+            case .draw(let d, let job, var clipNode, let paint, _):
                 guard let shape = shapes[job], let paint else { continue }
                 let opacity = Float(min(max(d.state.opacity, 0), 1))
+                if let node = clipNode, d.state.blendMode.keepsDestinationUnderTransparentSource,
+                   clipIsWhole(node, over: shape.box) {
+                    clipNode = nil
+                }
                 let clip = clipNode.map { lowerClip($0, clips: &clips, clipIndex: &clipIndex) }
                 var box: PixelRect? = shape.box
                 if let clip { box = clips[clip].box.flatMap { shape.box.intersection($0) } }
@@ -683,6 +725,20 @@ private struct Builder {
         ops.append(.popLayer(LayerComposite(opacity: opacity, blend: state.blendMode, clip: clip, layerBox: box,
                                             filter: lowered, box: changeBox)))
         return changeBox
+    }
+
+    /// True when `node`'s coverage is exactly 1 on every pixel of `box`: each entry a non-inverse clip by an
+    /// axis-aligned device rectangle holding `box`. A draw inside `box` under such a clip draws the same pixels
+    /// without it (its coverage × 1), so it is lowered unclipped: the common case of a symbol's or a nested
+    /// canvas's frame clip around content that stays inside it, where the clip would cost a clip mask per draw
+    /// and keep the draws off the GLES backend's solid fast paths. Only for blend modes that leave the
+    /// destination alone where the source is transparent, so the draw's reach is its shape either way.
+    private func clipIsWhole(_ node: ClipNode, over box: PixelRect) -> Bool {
+        for entry in node.entries {
+            guard case .path(let job?, inverse: false) = entry, let rect = shapes[job]?.solidRect,
+                  rect.contains(box) else { return false }
+        }
+        return true
     }
 
     private func lowerClip(_ node: ClipNode, clips: inout [LoweredClip], clipIndex: inout [Int: Int]) -> Int {

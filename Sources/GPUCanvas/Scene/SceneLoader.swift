@@ -9,6 +9,9 @@
 // missing or corrupt file is a load error that names it.
 // That is why a closure and the scene that spells out its calls record equal recordings and render
 // byte-identical images.
+// A scene with `resources.symbols` is recorded as a `Canvas` whose symbols are tagged canvases of each entry's
+// size (`Canvas.record(size:)`, the view path), and a `symbol` op is `resolveSymbol(id:)` then `draw(_:in:)` or
+// `draw(_:at:anchor:)`: scene symbols take the path app symbols take (`Views/Symbols.swift`).
 
 /// A loaded scene file: the recording it describes and the scale it asks to be rendered at.
 ///
@@ -63,8 +66,25 @@ public struct Scene {
         }
         let doc = try SceneDecoder.document(Node(root, .root), baseURL: baseURL)
         let commands = doc.commands
-        recording = Recording(size: doc.size, colorMode: doc.colorMode, isOpaque: doc.opaque) { context, _ in
-            replay(commands, on: &context)
+        if doc.symbols.isEmpty {
+            recording = Recording(size: doc.size, colorMode: doc.colorMode, isOpaque: doc.opaque) { context, _ in
+                replay(commands, on: &context)
+            }
+        } else {
+            // The symbols are what a closure would write: one `Canvas` per symbol, framed to its size and
+            // tagged with its name, among the symbols of the scene's canvas, recorded through the view path
+            // (`Canvas.record(size:)`), so `symbol` ops go through `resolveSymbol(id:)` and `draw(_:in:)` /
+            // `draw(_:at:anchor:)` exactly as a renderer closure's calls do.
+            let canvas = Canvas(opaque: doc.opaque, colorMode: doc.colorMode, renderer: { context, _ in
+                replay(commands, on: &context)
+            }, symbols: {
+                ForEach(doc.symbols) { symbol in
+                    Canvas(colorMode: doc.colorMode) { context, _ in replay(symbol.commands, on: &context) }
+                        .frame(width: symbol.size.width, height: symbol.size.height)
+                        .tag(symbol.id)
+                }
+            })
+            recording = canvas.record(size: doc.size)
         }
         scale = doc.scale
     }
@@ -129,6 +149,8 @@ enum SceneCommand {
     case image(Image, ImagePlacement, shading: GraphicsContext.Shading?)
     /// `draw(_ text: ResolvedText, …)`, with the resolved text's shading when one is given.
     case text(Text, TextScenePlacement, shading: GraphicsContext.Shading?)
+    /// A `resources.symbols` entry by name, drawn with `draw(_:in:)` or `draw(_:at:anchor:)`.
+    case symbol(String, SymbolPlacement)
 }
 
 /// Where a `text` command puts its text.
@@ -141,6 +163,21 @@ enum TextScenePlacement {
 }
 
 /// Where an `image` command puts its image.
+/// Where a `symbol` op puts the symbol: `draw(_:in:)` scales it to fill the rect, `draw(_:at:anchor:)` places
+/// it at its own size.
+enum SymbolPlacement {
+    case `in`(CGRect)
+    case at(CGPoint, anchor: UnitPoint)
+}
+
+/// A `resources.symbols` entry: a size in points and the commands drawn into a context of that size.
+struct SceneSymbol: Identifiable {
+    /// The entry's name, the symbol's tag.
+    let id: String
+    let size: CGSize
+    let commands: [SceneCommand]
+}
+
 enum ImagePlacement {
     case `in`(CGRect, FillStyle)
     case at(CGPoint, anchor: UnitPoint)
@@ -186,6 +223,14 @@ func replay(_ commands: [SceneCommand], on context: inout GraphicsContext) {
             case .baselineOrigin(let p):
                 let baseline = resolved.firstBaseline(in: CGSize(width: CGFloat.infinity, height: .infinity))
                 context.draw(resolved, at: CGPoint(x: p.x, y: p.y - baseline), anchor: .topLeading)
+            }
+        case .symbol(let name, let placement):
+            // The decoder checked the name against `resources.symbols`, and the scene's canvas holds one tagged
+            // symbol view per entry, so this resolves.
+            guard let symbol = context.resolveSymbol(id: name) else { continue }
+            switch placement {
+            case .in(let rect): context.draw(symbol, in: rect)
+            case .at(let point, let anchor): context.draw(symbol, at: point, anchor: anchor)
             }
         }
     }
@@ -276,6 +321,8 @@ private struct SceneDocument {
     var colorMode: ColorRenderingMode
     var opaque: Bool
     var commands: [SceneCommand]
+    /// `resources.symbols` in the document's order.
+    var symbols: [SceneSymbol]
 }
 
 private struct SceneDecoder {
@@ -287,6 +334,10 @@ private struct SceneDecoder {
     var images: [String: Image] = [:]
     /// Their names in the document's order, for messages.
     var imageNames: [String] = []
+    /// `resources.symbols`, decoded, in the document's order.
+    var symbols: [SceneSymbol] = []
+    /// While a symbol's own commands are decoded: its name (a `symbol` op there is an error).
+    var decodingSymbol: String?
 
     /// Validates a whole document: the header, then the resources (images are read and decoded here, so a
     /// bad file fails the load before anything is drawn), then the commands, which may name the images.
@@ -329,7 +380,7 @@ private struct SceneDecoder {
         if let r = o.optional("resources") { try resources(r) }
         let commands = try commandList(try o.required("commands"))
         return SceneDocument(size: CGSize(width: s[0], height: s[1]), scale: scale, colorMode: colorMode,
-                             opaque: opaque, commands: commands)
+                             opaque: opaque, commands: commands, symbols: symbols)
     }
 
     mutating func resources(_ node: Node) throws {
@@ -343,7 +394,59 @@ private struct SceneDecoder {
         }
         if let n = o.optional("symbols") {
             guard case .object(let members) = n.value else { throw n.expected("an object of named symbols") }
-            if !members.members.isEmpty { throw n.error("not supported yet: symbols") }
+            for m in members.members {
+                symbols.append(try symbol(m.key, Node(m.value, n.path.key(m.key))))
+            }
+        }
+    }
+
+    // MARK: Symbols
+
+    /// One `resources.symbols` entry: `{"size": [w, h], "commands": [...]}`, the commands in the symbol's own
+    /// coordinate space (origin at its top-left corner). They may name images; they may not draw symbols
+    /// (SwiftUI gives a symbol's context no symbols of its own), so a symbol can never be recursive.
+    mutating func symbol(_ name: String, _ n: Node) throws -> SceneSymbol {
+        let o = try n.object("a symbol object {\"size\": [w, h], \"commands\": [...]}", allowed: ["size", "commands"])
+        let sizeNode = try o.required("size")
+        let s = try sizeNode.numbers(2, "a size [w, h]")
+        guard s[0] > 0, s[1] > 0 else {
+            throw sizeNode.error("a symbol's size must be > 0 in each dimension, got [\(fmt(s[0])), \(fmt(s[1]))]")
+        }
+        decodingSymbol = name
+        defer { decodingSymbol = nil }
+        let commands = try commandList(try o.required("commands"))
+        return SceneSymbol(id: name, size: CGSize(width: s[0], height: s[1]), commands: commands)
+    }
+
+    /// `{"op": "symbol", "symbol": NAME, "at": P, "anchor": [ux, uy]}` (anchor default `[0.5, 0.5]`) or
+    /// `"in": RECT`.
+    func symbolCommand(_ node: Node) throws -> SceneCommand {
+        let o = try node.object("a command object", allowed: ["op", "symbol", "in", "at", "anchor"])
+        let nameNode = try o.required("symbol")
+        let name = try nameNode.string()
+        if let inside = decodingSymbol {
+            if name == inside {
+                throw nameNode.error("symbol \(jsonQuoted(name)) draws itself: symbols cannot be recursive")
+            }
+            throw nameNode.error("a symbol cannot draw a symbol (resources.symbols.\(inside) draws \(jsonQuoted(name))): "
+                                 + "a symbol's context has no symbols, as in SwiftUI")
+        }
+        guard symbols.contains(where: { $0.id == name }) else {
+            let known = symbols.isEmpty ? "the document has no resources.symbols"
+                                        : "resources.symbols has: " + symbols.map(\.id).joined(separator: ", ")
+            throw nameNode.error("unknown symbol \(jsonQuoted(name)) (\(known))")
+        }
+        switch (o.optional("in"), o.optional("at")) {
+        case (let r?, nil):
+            if let a = o.optional("anchor") { throw a.error("anchor goes with \"at\", not with \"in\"") }
+            return .symbol(name, .in(try rect(r)))
+        case (nil, let p?):
+            let anchor = try o.optional("anchor").map(unitPoint) ?? .center
+            return .symbol(name, .at(try point(p), anchor: anchor))
+        case (nil, nil):
+            throw node.error("expected \"in\": [x, y, w, h] or \"at\": [x, y]")
+        case (_?, _?):
+            throw node.error("expected \"in\" or \"at\", got both")
         }
     }
 
@@ -464,14 +567,13 @@ private struct SceneDecoder {
     }
 
     static let drawingAndStateOps = ["fill", "stroke", "image", "text", "opacity", "blendMode", "transform", "concatenate",
-                                     "translate", "scale", "rotate", "clip", "clipToLayer", "copy", "layer", "filter"]
-    static let unsupportedOps: Set<String> = ["symbol"]
+                                     "translate", "scale", "rotate", "clip", "clipToLayer", "copy", "layer", "filter",
+                                     "symbol"]
 
     func command(_ node: Node) throws -> SceneCommand {
         guard case .object(let raw) = node.value else { throw node.expected("a command object") }
         let opNode = try Object(object: raw, path: node.path).required("op")
         let op = try opNode.string()
-        if Self.unsupportedOps.contains(op) { throw node.error("not supported yet: \(op)") }
         switch op {
         case "fill":
             let o = try node.object("a command object", allowed: ["op", "path", "shading", "eoFill", "antialiased"])
@@ -501,6 +603,8 @@ private struct SceneDecoder {
             return try imageCommand(node)
         case "text":
             return try textCommand(node)
+        case "symbol":
+            return try symbolCommand(node)
         case "opacity":
             let o = try node.object("a command object", allowed: ["op", "value"])
             let n = try o.required("value")
@@ -547,7 +651,7 @@ private struct SceneDecoder {
             return .filter(filter, linear ? .linearColor : [])
         default:
             throw opNode.error("unknown op \(jsonQuoted(op)) (expected one of: "
-                               + (Self.drawingAndStateOps + Self.unsupportedOps.sorted()).joined(separator: ", ") + ")")
+                               + Self.drawingAndStateOps.joined(separator: ", ") + ")")
         }
     }
 
