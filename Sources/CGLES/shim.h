@@ -8,4 +8,6 @@
 #include <GLES3/gl32.h>
 #include <GLES2/gl2ext.h>
 #include <png.h>
+// zlib (libpng links it): crc32 for the APNG chunks the frame exporter writes around libpng's IDAT data.
+#include <zlib.h>
 #endif
