@@ -22,7 +22,7 @@ struct CanvasGL: ParsableCommand {
               canvas-gl info
             """,
         version: "canvas-gl \(version)",
-        subcommands: [Render.self, Examples.self, Info.self, Compare.self, Bench.self]
+        subcommands: [Render.self, Examples.self, Info.self, Compare.self, Bench.self, Animate.self]
     )
 }
 
