@@ -183,26 +183,43 @@ struct Animate: ParsableCommand {
     /// `writePNG` (libpng's default compression), one after another, into a temporary folder.
     func printBench(_ report: ExportReport, exporter: FrameExporter, source: any FrameSource, renderer: CanvasRenderer) throws {
         func rate(_ seconds: Double) -> String { seconds > 0 ? String(format: "%.1f", Double(report.frameCount) / seconds) : "-" }
-        print("render     \(rate(report.renderSeconds)) fps (render thread: source, render, readback)")
+        print("record     \(rate(report.recordSeconds)) fps (record thread: the source draws or parses each frame)")
+        print("render     \(rate(report.renderSeconds)) fps (render thread: render and readback)")
         print("readback   \(rate(report.readbackSeconds)) fps (glReadPixels alone\(report.readbackSeconds == 0 ? "; none on this backend" : ""))")
         print("encode     \(rate(report.encodeSeconds)) fps per worker, \(report.encodeWorkers) workers")
         print("write      \(rate(report.writeSeconds)) fps (writer thread)")
         print(String(format: "pipeline   %.1f fps end to end (%d frames in %.2f s, at most %d in flight)",
                      report.framesPerSecond, report.frameCount, report.elapsed, report.peakFramesInFlight))
-        guard !(source is SceneStreamSource) else {
-            print("sequential (skipped: a stream is read once; export the same scenes from a file to compare)")
-            return
+        // A stream is read once: the baseline reads the file again (not possible for stdin).
+        var baselineSource = source
+        if source is SceneStreamSource {
+            guard let stream, stream != "-" else {
+                print("sequential (skipped: standard input is read once; export the same scenes from a file to compare)")
+                return
+            }
+            baselineSource = try SceneStreamSource(contentsOf: URL(fileURLWithPath: stream))
         }
         let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("canvas-gl-bench-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let start = DispatchTime.now().uptimeNanoseconds
         var frames = 0
-        try exporter.forEachFrame(of: source, renderer: renderer) { frame in
+        var firstFrame: RasterImage?
+        try exporter.forEachFrame(of: baselineSource, renderer: renderer) { frame in
             try frame.image.writePNG(to: folder.appendingPathComponent("frame-\(frame.frame.index).png"))
+            if firstFrame == nil { firstFrame = frame.image }
             frames += 1
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        if let image = firstFrame {
+            // One frame through both PNG settings, alone on this thread: what the encode stage saves.
+            for compression in [PNGCompression.compact, .fast] {
+                let t0 = DispatchTime.now().uptimeNanoseconds
+                let bytes = try image.pngData(compression: compression).count
+                let ms = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
+                print(String(format: "png %@ %.1f ms, %d KiB (frame 0)", compression == .fast ? "fast   " : "compact", ms, bytes / 1024))
+            }
+        }
         let sequential = Double(frames) / seconds
         print(String(format: "sequential %.1f fps (render then writePNG, one frame after another, %d frames in %.2f s)",
                      sequential, frames, seconds))

@@ -65,7 +65,9 @@ public struct ExportReport: Sendable {
     public var height: Int
     /// Wall-clock seconds from the first frame's render to the destination's finish.
     public var elapsed: TimeInterval
-    /// Seconds the render thread spent in sources and `CanvasRenderer.render` (readback included).
+    /// Seconds the record thread spent in the source (drawing calls recorded, a stream's scene parsed).
+    public var recordSeconds: TimeInterval
+    /// Seconds the render thread spent in `CanvasRenderer.render` (readback included).
     public var renderSeconds: TimeInterval
     /// Of `renderSeconds`: GLES readback (glReadPixels); 0 on the reference backend.
     public var readbackSeconds: TimeInterval
@@ -205,34 +207,27 @@ public struct FrameExporter: Sendable {
                                       progress: progress)
         let started = DispatchTime.now().uptimeNanoseconds
         pipeline.start(workers: encodeWorkers, started: started)
+        let recording = RecordStage(exporter: self, source: source, pipeline: pipeline, cancellation: cancellation)
+        recording.start()
 
         var renderSeconds = 0.0, readbackSeconds = 0.0
         var index = 0
-        while total.map({ index < $0 }) ?? true {
-            guard pipeline.acquire() else { break }  // false: a stage failed
-            if cancellation?.isCancelled == true {
-                pipeline.release()
-                break
-            }
-            let frame = frameTime(index)
+        while let (frame, drawing) = recording.next() {
             let t0 = DispatchTime.now().uptimeNanoseconds
-            let image: RasterImage?
+            let image: RasterImage
             do {
-                image = try renderFrame(frame, source: source, renderer: renderer)
+                image = try renderer.render(drawing, scale: scale)
             } catch {
                 pipeline.release()
-                pipeline.fail(error)
+                pipeline.fail(ExportError.frameFailed(frame: frame, reason: "\(error)"))
                 break
             }
             renderSeconds += Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
             readbackSeconds += renderer.lastGPUTimings?.readback ?? 0
-            guard let image else {
-                pipeline.release()
-                break
-            }
             pipeline.enqueue(frame, image)
             index += 1
         }
+        recording.join()
         pipeline.finishRendering(renderedFrames: index)
         pipeline.join()
 
@@ -255,7 +250,7 @@ public struct FrameExporter: Sendable {
         }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         return ExportReport(frameCount: index, width: width, height: height, elapsed: elapsed,
-                            renderSeconds: renderSeconds, readbackSeconds: readbackSeconds,
+                            recordSeconds: recording.seconds, renderSeconds: renderSeconds, readbackSeconds: readbackSeconds,
                             encodeSeconds: pipeline.encodeSeconds, writeSeconds: pipeline.writeSeconds,
                             encodeWorkers: encodeWorkers, peakFramesInFlight: pipeline.peakInFlight)
     }
@@ -271,6 +266,98 @@ public struct FrameExporter: Sendable {
         } catch {
             throw ExportError.frameFailed(frame: frame, reason: "\(error)")
         }
+    }
+}
+
+/// The record stage: calls the source for each frame, ahead of the render thread, on a thread of its own
+/// (a stream's JSON parsing or a closure's drawing calls overlap the previous frame's rendering). Takes the
+/// pipeline's permit for each frame, so recordings waiting to render count towards the frames in flight.
+private final class RecordStage: @unchecked Sendable {
+    private let exporter: FrameExporter
+    private let source: any FrameSource
+    private let pipeline: ExportPipeline
+    private let cancellation: ExportCancellation?
+    private let condition = NSCondition()
+    private var ready: [(FrameTime, Recording)] = []
+    private var done = false
+    private let finished = DispatchSemaphore(value: 0)
+    /// Seconds spent in the source (read after `join`).
+    private(set) var seconds = 0.0
+
+    init(exporter: FrameExporter, source: any FrameSource, pipeline: ExportPipeline, cancellation: ExportCancellation?) {
+        self.exporter = exporter
+        self.source = source
+        self.pipeline = pipeline
+        self.cancellation = cancellation
+    }
+
+    func start() {
+        let t = Thread { [self] in
+            run()
+            condition.lock()
+            done = true
+            condition.broadcast()
+            condition.unlock()
+            finished.signal()
+        }
+        t.name = "export-record"
+        t.start()
+    }
+
+    private func run() {
+        let total = exporter.frameCount
+        var index = 0
+        while total.map({ index < $0 }) ?? true {
+            guard pipeline.acquire() else { return }  // false: a stage failed
+            if cancellation?.isCancelled == true || pipeline.hasFailed {
+                pipeline.release()
+                return
+            }
+            let frame = exporter.frameTime(index)
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            let recording: Recording?
+            do {
+                recording = try source.recording(for: frame, size: exporter.size)
+            } catch let e as ExportError {
+                pipeline.release()
+                pipeline.fail(e)
+                return
+            } catch {
+                pipeline.release()
+                pipeline.fail(ExportError.frameFailed(frame: frame, reason: "\(error)"))
+                return
+            }
+            seconds += Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
+            guard let recording else {
+                pipeline.release()
+                return
+            }
+            condition.lock()
+            ready.append((frame, recording))
+            condition.broadcast()
+            condition.unlock()
+            index += 1
+        }
+    }
+
+    /// The next frame's recording in order, or nil when the stage has stopped (end, failure, cancellation).
+    func next() -> (FrameTime, Recording)? {
+        condition.lock()
+        defer { condition.unlock() }
+        while ready.isEmpty && !done { condition.wait() }
+        guard !ready.isEmpty, !pipeline.hasFailed else { return nil }
+        return ready.removeFirst()
+    }
+
+    /// Waits for the thread to end, giving back the permits of recordings never rendered.
+    func join() {
+        // A failure may leave the thread waiting in `acquire`; `fail` already woke it.
+        finished.wait()
+        condition.lock()
+        let left = ready.count
+        ready.removeAll()
+        condition.unlock()
+        for _ in 0 ..< left { pipeline.release() }
     }
 }
 
@@ -385,6 +472,13 @@ private final class ExportPipeline: @unchecked Sendable {
     }
 
     func join() { finished.wait() }
+
+    /// Whether a stage has failed (safe from any thread).
+    var hasFailed: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return failure != nil
+    }
 
     private func encodeLoop() {
         while true {
