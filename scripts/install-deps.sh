@@ -3,11 +3,13 @@
 #   EGL + GLES 3 headers and loaders, Mesa's EGL driver and llvmpipe, libpng, libjpeg (libjpeg-turbo),
 #   pkg-config; for text: FreeType, HarfBuzz, fontconfig, libunibreak (UAX #14 line breaking), the fonts the
 #   engine's matching table names (Inter, Liberation, DejaVu, Noto, Noto Color Emoji) and hb-shape, which the
-#   text tests compare against.
+#   text tests compare against; for animation export: ffmpeg (GIF, MP4, WebM; ffprobe checks them in the tests)
+#   and Pillow (python3-pil), which reads every APNG frame back in the tests.
 set -euo pipefail
 packages=(pkg-config libegl-dev libgles-dev libpng-dev libjpeg62-turbo-dev libegl-mesa0 libgl1-mesa-dri
   libfreetype-dev libharfbuzz-dev libfontconfig-dev libunibreak-dev fonts-liberation2 fonts-inter fonts-noto-core
-  fonts-noto-color-emoji fonts-dejavu-core libharfbuzz-bin)
+  fonts-noto-color-emoji fonts-dejavu-core libharfbuzz-bin
+  ffmpeg python3-pil)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

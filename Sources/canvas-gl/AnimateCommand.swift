@@ -138,7 +138,7 @@ struct Animate: ParsableCommand {
         interrupt.resume()
         defer { interrupt.cancel() }
 
-        let meter = ProgressMeter(mode: quiet ? .silent : (isatty(2) != 0 ? .bar : .lines))
+        let meter = ProgressMeter(mode: quiet ? .silent : (isatty(2) != 0 ? .bar : .lines), sampleMemory: bench)
         let report: ExportReport
         do {
             report = try exporter.export(source, renderer: renderer, to: destination, cancellation: cancellation,
@@ -159,7 +159,12 @@ struct Animate: ParsableCommand {
         } else if !quiet || bench {
             print(summary)
         }
-        if bench { try printBench(report, exporter: exporter, source: source, renderer: renderer) }
+        if bench {
+            if !meter.memorySamples.isEmpty {
+                print("memory     VmRSS every 1000 frames: " + meter.memorySamples.map { "\($0.frames): \($0.kib / 1024) MiB" }.joined(separator: ", "))
+            }
+            try printBench(report, exporter: exporter, source: source, renderer: renderer)
+        }
     }
 
     /// The destination -o names.
@@ -249,12 +254,20 @@ final class ProgressMeter: @unchecked Sendable {
     private var lastDraw = 0.0
     private var drewBar = false
 
-    init(mode: Mode) { self.mode = mode }
+    /// `--bench`: the resident set size (VmRSS, KiB) after every 1000th frame, to show memory stays flat.
+    private(set) var memorySamples: [(frames: Int, kib: Int)] = []
+    private let sampleMemory: Bool
+
+    init(mode: Mode, sampleMemory: Bool = false) {
+        self.mode = mode
+        self.sampleMemory = sampleMemory
+    }
 
     func update(_ p: ExportProgress) {
-        guard mode != .silent else { return }
         lock.lock()
         defer { lock.unlock() }
+        if sampleMemory, p.framesWritten % 1000 == 0, let kib = residentKiB() { memorySamples.append((p.framesWritten, kib)) }
+        guard mode != .silent else { return }
         let last = p.frameCount.map { p.framesWritten == $0 } ?? false
         let interval = mode == .bar ? 0.1 : 2.0
         guard last || p.elapsed - lastDraw >= interval else { return }
@@ -283,4 +296,11 @@ final class ProgressMeter: @unchecked Sendable {
         defer { lock.unlock() }
         if drewBar { FileHandle.standardError.write(Data("\n".utf8)); drewBar = false }
     }
+}
+
+/// This process's resident set size in KiB, from /proc/self/status (Linux); nil elsewhere.
+func residentKiB() -> Int? {
+    guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+          let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return nil }
+    return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
 }

@@ -8,6 +8,8 @@ import Glibc
 /// `canvas-gl animate` run as a user would: outputs, progress lines, raw stdout, errors, and Ctrl-C.
 final class AnimateCLITests: XCTestCase {
     private var tmp: URL!
+    /// The scene colour "red" is SwiftUI's `Color.red` (iOS light mode), sRGB (255, 59, 48).
+    static let swiftUIRed = PixelRGBA8(r: 255, g: 59, b: 48, a: 255)
 
     override func setUpWithError() throws {
         tmp = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("canvas-gl-animate-\(UUID())")
@@ -100,7 +102,7 @@ final class AnimateCLITests: XCTestCase {
         XCTAssertTrue(r.text.contains("3 frames, 16×8 px"), r.text)
         // The first frame of an APNG is its default image: any PNG reader shows it.
         let first = try RasterImage(contentsOfPNG: out)
-        XCTAssertEqual(first.pixel(x: 2, y: 2), PixelRGBA8(r: 255, g: 0, b: 0, a: 255))
+        XCTAssertEqual(first.pixel(x: 2, y: 2), Self.swiftUIRed)
         XCTAssertEqual(first.pixel(x: 6, y: 2).a, 0)
 
         let bad = tmp.appendingPathComponent("bad.ndjson")

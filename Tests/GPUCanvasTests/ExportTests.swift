@@ -12,6 +12,8 @@ final class ExportTests: XCTestCase {
     static let handAngleTolerance = 5.0
 
     static let side: CGFloat = 64
+    /// The scene colour "red" is SwiftUI's `Color.red` (iOS light mode), sRGB (255, 59, 48).
+    static let swiftUIRed = PixelRGBA8(r: 255, g: 59, b: 48, a: 255)
     var folder: URL!
 
     override func setUpWithError() throws {
@@ -25,7 +27,7 @@ final class ExportTests: XCTestCase {
 
     /// The seeds' clock in our own words: a grey ring and a red second hand from the centre at
     /// seconds × 6° − 90°, the canvas built for each frame from the frame's date.
-    static let clock = CanvasFrameSource { date in
+    static var clock: CanvasFrameSource<EmptyView> { CanvasFrameSource { date in
         Canvas { context, size in
             let c = CGPoint(x: size.width / 2, y: size.height / 2)
             context.stroke(Path(ellipseIn: CGRect(origin: .zero, size: size).insetBy(dx: 3, dy: 3)), with: .color(.gray), lineWidth: 2)
@@ -36,7 +38,7 @@ final class ExportTests: XCTestCase {
             hand.addLine(to: CGPoint(x: c.x + cos(a.radians) * size.width * 0.4, y: c.y + sin(a.radians) * size.width * 0.4))
             context.stroke(hand, with: .color(.red), lineWidth: 1.5)
         }
-    }
+    } }
 
     func exporter(_ count: FrameCount, fps: Double = 30) -> FrameExporter {
         FrameExporter(size: CGSize(width: Self.side, height: Self.side), framesPerSecond: fps, count: count)
@@ -295,7 +297,7 @@ final class ExportTests: XCTestCase {
         }
         XCTAssertEqual(images.count, 3)
         for (k, image) in images.enumerated() {
-            XCTAssertEqual(image.pixel(x: 4 * k + 2, y: 4), PixelRGBA8(r: 255, g: 0, b: 0, a: 255), "frame \(k)")
+            XCTAssertEqual(image.pixel(x: 4 * k + 2, y: 4), Self.swiftUIRed, "frame \(k)")
             XCTAssertEqual(image.pixel(x: (4 * k + 6) % 16, y: 4).a, 0, "frame \(k)")
         }
     }
