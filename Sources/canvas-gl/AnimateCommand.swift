@@ -80,6 +80,9 @@ struct Animate: ParsableCommand {
     @Flag(name: .long, help: "Print render, readback, encode and end-to-end frames per second, then the sequential baseline (render, then libpng's default PNG, one frame after another).")
     var bench = false
 
+    @Option(name: .long, help: "With --bench: export and run the baseline this many times, interleaved, and print the medians (a shared machine's load moves from second to second).")
+    var runs: Int = 1
+
     func validate() throws {
         if list { return }
         if stream != nil && example != nil { throw ValidationError("give a stream or --example NAME, not both") }
@@ -92,6 +95,8 @@ struct Animate: ParsableCommand {
         if let frames, frames < 1 { throw ValidationError("--frames must be at least 1") }
         if duration != nil && frames != nil { throw ValidationError("give --duration or --frames, not both") }
         if let scale, !(scale.isFinite && scale > 0) { throw ValidationError("--scale must be a number > 0") }
+        if runs < 1 { throw ValidationError("--runs must be at least 1") }
+        if runs > 1 && !bench { throw ValidationError("--runs goes with --bench") }
         if let size, parseSize(size) == nil { throw ValidationError("--size must be WxH in points, e.g. 256x256, not \"\(size)\"") }
         guard ["fast", "compact"].contains(pngCompression) else {
             throw ValidationError("--png-compression must be fast or compact, not \"\(pngCompression)\"")
@@ -161,9 +166,25 @@ struct Animate: ParsableCommand {
         }
         if bench {
             if !meter.memorySamples.isEmpty {
-                print("memory     VmRSS every 1000 frames: " + meter.memorySamples.map { "\($0.frames): \($0.kib / 1024) MiB" }.joined(separator: ", "))
+                print("memory     VmRSS every 1000 frames: " + meter.memorySamples.map { String(format: "%d: %.1f MiB", $0.frames, Double($0.kib) / 1024) }.joined(separator: ", "))
             }
-            try printBench(report, exporter: exporter, source: source, renderer: renderer)
+            let sequential = try printBench(report, exporter: exporter, source: source, renderer: renderer)
+            guard runs > 1, let sequential else { return }
+            // More interleaved runs: the pipeline again (a stream re-read from its file), then the baseline.
+            var pairs = [(report.framesPerSecond, sequential)]
+            for _ in 1 ..< runs {
+                let again: any FrameSource = isStream ? try SceneStreamSource(contentsOf: URL(fileURLWithPath: stream!)) : source
+                let r = try exporter.export(again, renderer: renderer, to: try makeDestination())
+                guard let s = try printBench(r, exporter: exporter, source: again, renderer: renderer, quiet: true) else { return }
+                pairs.append((r.framesPerSecond, s))
+            }
+            func median(_ v: [Double]) -> Double {
+                let s = v.sorted()
+                return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+            }
+            print("runs       " + pairs.map { String(format: "%.1f/%.1f", $0.0, $0.1) }.joined(separator: " ") + " (pipeline/sequential fps)")
+            print(String(format: "median     pipeline %.1f fps, sequential %.1f fps, speed-up %.2f× (median of the %d runs' ratios)",
+                         median(pairs.map(\.0)), median(pairs.map(\.1)), median(pairs.map { $0.0 / $0.1 }), runs))
         }
     }
 
@@ -186,8 +207,12 @@ struct Animate: ParsableCommand {
 
     /// `--bench`: the pipeline's stage rates, then the sequential baseline over the same frames: render, then
     /// `writePNG` (libpng's default compression), one after another, into a temporary folder.
-    func printBench(_ report: ExportReport, exporter: FrameExporter, source: any FrameSource, renderer: CanvasRenderer) throws {
+    /// Returns the sequential rate (nil when there is no baseline); `quiet` prints nothing.
+    @discardableResult
+    func printBench(_ report: ExportReport, exporter: FrameExporter, source: any FrameSource, renderer: CanvasRenderer,
+                    quiet: Bool = false) throws -> Double? {
         func rate(_ seconds: Double) -> String { seconds > 0 ? String(format: "%.1f", Double(report.frameCount) / seconds) : "-" }
+        func print(_ line: String) { if !quiet { Swift.print(line) } }
         print("record     \(rate(report.recordSeconds)) fps (record thread: the source draws or parses each frame)")
         print("render     \(rate(report.renderSeconds)) fps (render thread: render and readback)")
         print("readback   \(rate(report.readbackSeconds)) fps (glReadPixels alone\(report.readbackSeconds == 0 ? "; none on this backend" : ""))")
@@ -200,7 +225,7 @@ struct Animate: ParsableCommand {
         if source is SceneStreamSource {
             guard let stream, stream != "-" else {
                 print("sequential (skipped: standard input is read once; export the same scenes from a file to compare)")
-                return
+                return nil
             }
             baselineSource = try SceneStreamSource(contentsOf: URL(fileURLWithPath: stream))
         }
@@ -229,6 +254,7 @@ struct Animate: ParsableCommand {
         print(String(format: "sequential %.1f fps (render then writePNG, one frame after another, %d frames in %.2f s)",
                      sequential, frames, seconds))
         print(String(format: "speed-up   %.2f×", report.framesPerSecond / sequential))
+        return sequential
     }
 
     /// Runs a step whose `ExportError` should read as the tool's own error.

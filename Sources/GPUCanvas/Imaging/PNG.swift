@@ -189,6 +189,11 @@ extension RasterImage {
                     let a = Int(src[i + 3])
                     guard a > 0 else { continue }
                     dst[i + 3] = UInt8(a)
+                    // Opaque pixels (most of a typical frame) are their own straight colour: no divisions.
+                    if a == 255 {
+                        dst[i] = src[i]; dst[i + 1] = src[i + 1]; dst[i + 2] = src[i + 2]
+                        continue
+                    }
                     for k in 0 ..< 3 {
                         let c = Int(src[i + k])
                         dst[i + k] = UInt8(min(255, (c * 510 + a) / (2 * a)))
