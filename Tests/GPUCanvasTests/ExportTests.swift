@@ -165,6 +165,40 @@ final class ExportTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(report.peakFramesInFlight, 1)
     }
 
+    /// GLES readback through double-buffered pixel buffer objects (frame i read back while frame i + 1
+    /// renders) gives the bytes of the synchronous readback: for an 8-bit frame, an opaque one whose alpha is
+    /// forced, and a linear-light frame (read synchronously on both settings).
+    func testOverlappedReadbackGivesTheSynchronousBytes() throws {
+        let opaqueLinear = RendererFrameSource(opaque: true, colorMode: .linear) { context, size, time in
+            context.fill(Path(ellipseIn: CGRect(x: time * 40, y: 4, width: 20, height: 20)), with: .color(.orange.opacity(0.6)))
+        }
+        let opaque = RendererFrameSource(opaque: true) { context, size, time in
+            context.fill(Path(CGRect(origin: .zero, size: size)), with: .color(.teal))
+            context.blendMode = .clear
+            context.fill(Path(ellipseIn: CGRect(x: time * 40, y: 4, width: 20, height: 20)), with: .color(.black))
+        }
+        let renderer = try CanvasRenderer()
+        // The 8-bit frame really goes through a pixel buffer; the linear-light one does not.
+        let size = CGSize(width: Self.side, height: Self.side)
+        let begun = try renderer.beginRender(ExportTests.clock.recording(for: FrameTime(index: 0, time: 0), size: size)!, scale: 1)
+        guard case .gles(.pending) = begun.state else { return XCTFail("the clock's frame was read back synchronously") }
+        _ = try renderer.completeRender(begun)
+        let linear = try renderer.beginRender(opaqueLinear.recording(for: FrameTime(index: 0, time: 0), size: size)!, scale: 1)
+        guard case .gles(.complete) = linear.state else { return XCTFail("a linear-light frame went through a pixel buffer") }
+        for (name, source) in [("clock", ExportTests.clock as any FrameSource), ("opaque", opaque), ("linear", opaqueLinear)] {
+            var files: [[Data]] = []
+            for overlap in [true, false] {
+                var e = exporter(.frames(9))
+                e.overlapReadback = overlap
+                let sequence = PNGSequenceDestination(directory: folder.appendingPathComponent("\(name)-\(overlap)"))
+                try e.export(source, renderer: renderer, to: sequence)
+                files.append(try (0 ..< 9).map { try Data(contentsOf: sequence.fileURL(forFrame: $0)) })
+            }
+            XCTAssertEqual(files[0], files[1], name)
+            XCTAssertNotEqual(files[0][0], files[0][8], name)
+        }
+    }
+
     /// The callback and the AsyncSequence give the frames the pipeline writes.
     func testCallbackAndAsyncSequenceGiveTheExportedFrames() async throws {
         let e = exporter(.frames(6), fps: 2)

@@ -67,9 +67,10 @@ public struct ExportReport: Sendable {
     public var elapsed: TimeInterval
     /// Seconds the record thread spent in the source (drawing calls recorded, a stream's scene parsed).
     public var recordSeconds: TimeInterval
-    /// Seconds the render thread spent in `CanvasRenderer.render` (readback included).
+    /// Seconds the render thread spent rendering and completing readbacks.
     public var renderSeconds: TimeInterval
-    /// Of `renderSeconds`: GLES readback (glReadPixels); 0 on the reference backend.
+    /// Of `renderSeconds`: GLES readback (waiting for the fence, mapping and copying the pixel buffer, or
+    /// glReadPixels when not overlapped); 0 on the reference backend.
     public var readbackSeconds: TimeInterval
     /// Seconds of encoding, summed over the workers (CPU time of the stage, not wall time).
     public var encodeSeconds: TimeInterval
@@ -108,6 +109,9 @@ public struct FrameExporter: Sendable {
     public var encodeWorkers: Int
     /// The most frames rendered but not yet written; bounds memory (each frame is width × height × 4 bytes).
     public var maxFramesInFlight: Int
+    /// GLES: read frame i back through a pixel buffer object while frame i + 1 renders (the default), instead
+    /// of waiting for each frame's pixels before issuing the next. The bytes are the same either way.
+    public var overlapReadback: Bool = true
 
     public init(size: CGSize, scale: CGFloat = 1, framesPerSecond: Double = 30, count: FrameCount,
                 startTime: TimeInterval = 0) {
@@ -212,21 +216,47 @@ public struct FrameExporter: Sendable {
 
         var renderSeconds = 0.0, readbackSeconds = 0.0
         var index = 0
-        while let (frame, drawing) = recording.next() {
+        // Frame i's readback completes after frame i + 1 is issued (`overlapReadback`), so the GPU renders one
+        // frame while the previous one travels back; the reference backend completes at once.
+        var previous: (FrameTime, InFlightFrame)?
+        func complete(_ frame: FrameTime, _ inFlight: InFlightFrame) -> Bool {
             let t0 = DispatchTime.now().uptimeNanoseconds
-            let image: RasterImage
             do {
-                image = try renderer.render(drawing, scale: scale)
+                let image = try renderer.completeRender(inFlight)
+                let seconds = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
+                renderSeconds += seconds
+                readbackSeconds += renderer.lastGPUTimings?.readback ?? 0
+                pipeline.enqueue(frame, image)
+                index += 1
+                return true
             } catch {
                 pipeline.release()
                 pipeline.fail(ExportError.frameFailed(frame: frame, reason: "\(error)"))
+                return false
+            }
+        }
+        while let (frame, drawing) = recording.next() {
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            let inFlight: InFlightFrame
+            do {
+                inFlight = overlapReadback ? try renderer.beginRender(drawing, scale: scale)
+                                           : InFlightFrame(state: .complete(try renderer.render(drawing, scale: scale)))
+            } catch {
+                pipeline.release()
+                if previous != nil { pipeline.release() }
+                pipeline.fail(ExportError.frameFailed(frame: frame, reason: "\(error)"))
+                previous = nil
                 break
             }
             renderSeconds += Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
-            readbackSeconds += renderer.lastGPUTimings?.readback ?? 0
-            pipeline.enqueue(frame, image)
-            index += 1
+            if let (f, p) = previous, !complete(f, p) {
+                pipeline.release()
+                previous = nil
+                break
+            }
+            previous = (frame, inFlight)
         }
+        if let (f, p) = previous { _ = complete(f, p) }
         recording.join()
         pipeline.finishRendering(renderedFrames: index)
         pipeline.join()
