@@ -215,7 +215,7 @@ struct Animate: ParsableCommand {
         func print(_ line: String) { if !quiet { Swift.print(line) } }
         print("record     \(rate(report.recordSeconds)) fps (record thread: the source draws or parses each frame)")
         print("render     \(rate(report.renderSeconds)) fps (render thread: render and readback)")
-        print("readback   \(rate(report.readbackSeconds)) fps (glReadPixels alone\(report.readbackSeconds == 0 ? "; none on this backend" : ""))")
+        print("readback   \(rate(report.readbackSeconds)) fps (waiting for, mapping and copying the pixels alone\(report.readbackSeconds == 0 ? "; none on this backend" : ""))")
         print("encode     \(rate(report.encodeSeconds)) fps per worker, \(report.encodeWorkers) workers")
         print("write      \(rate(report.writeSeconds)) fps (writer thread)")
         print(String(format: "pipeline   %.1f fps end to end (%d frames in %.2f s, at most %d in flight)",
