@@ -90,6 +90,7 @@ struct Animate: ParsableCommand {
         guard output != nil else { throw ValidationError("give -o DIR/, -o OUT.apng|.gif|.mp4|.webm, or -o - --raw") }
         if output == "-" && !raw { throw ValidationError("-o - writes raw RGBA frames to stdout: add --raw") }
         if raw && output != "-" { throw ValidationError("--raw writes to stdout: use -o -") }
+        if bench && output == "-" { throw ValidationError("--bench prints to stdout, where -o - writes the frames: give -o DIR/ or a file") }
         if !(fps.isFinite && fps > 0) { throw ValidationError("--fps must be a number > 0") }
         if let duration, !(duration.isFinite && duration > 0) { throw ValidationError("--duration must be a number of seconds > 0") }
         if let frames, frames < 1 { throw ValidationError("--frames must be at least 1") }
@@ -168,14 +169,15 @@ struct Animate: ParsableCommand {
             if !meter.memorySamples.isEmpty {
                 print("memory     VmRSS every 1000 frames: " + meter.memorySamples.map { String(format: "%d: %.1f MiB", $0.frames, Double($0.kib) / 1024) }.joined(separator: ", "))
             }
-            let sequential = try printBench(report, exporter: exporter, source: source, renderer: renderer)
+            let sequential = try printBench(report, exporter: exporter, source: source, renderer: renderer, cancellation: cancellation)
             guard runs > 1, let sequential else { return }
             // More interleaved runs: the pipeline again (a stream re-read from its file), then the baseline.
             var pairs = [(report.framesPerSecond, sequential)]
             for _ in 1 ..< runs {
                 let again: any FrameSource = isStream ? try SceneStreamSource(contentsOf: URL(fileURLWithPath: stream!)) : source
-                let r = try exporter.export(again, renderer: renderer, to: try makeDestination())
-                guard let s = try printBench(r, exporter: exporter, source: again, renderer: renderer, quiet: true) else { return }
+                let r = try exporter.export(again, renderer: renderer, to: try makeDestination(), cancellation: cancellation)
+                guard let s = try printBench(r, exporter: exporter, source: again, renderer: renderer, cancellation: cancellation,
+                                             quiet: true) else { return }
                 pairs.append((r.framesPerSecond, s))
             }
             func median(_ v: [Double]) -> Double {
@@ -210,7 +212,7 @@ struct Animate: ParsableCommand {
     /// Returns the sequential rate (nil when there is no baseline); `quiet` prints nothing.
     @discardableResult
     func printBench(_ report: ExportReport, exporter: FrameExporter, source: any FrameSource, renderer: CanvasRenderer,
-                    quiet: Bool = false) throws -> Double? {
+                    cancellation: ExportCancellation, quiet: Bool = false) throws -> Double? {
         func rate(_ seconds: Double) -> String { seconds > 0 ? String(format: "%.1f", Double(report.frameCount) / seconds) : "-" }
         func print(_ line: String) { if !quiet { Swift.print(line) } }
         print("record     \(rate(report.recordSeconds)) fps (record thread: the source draws or parses each frame)")
@@ -236,6 +238,7 @@ struct Animate: ParsableCommand {
         var frames = 0
         var firstFrame: RasterImage?
         try exporter.forEachFrame(of: baselineSource, renderer: renderer) { frame in
+            if cancellation.isCancelled { throw CLIError("interrupted during the sequential baseline") }
             try frame.image.writePNG(to: folder.appendingPathComponent("frame-\(frame.frame.index).png"))
             if firstFrame == nil { firstFrame = frame.image }
             frames += 1

@@ -254,6 +254,22 @@ final class ExportTests: XCTestCase {
         XCTAssertEqual(messages, ["frame 7 (t = 0.233 s): the source broke on purpose", "frame 7 (t = 0.233 s): the source broke on purpose"])
     }
 
+    /// A PNG sequence whose first frame fails removes the folder it made; a source with no frames is an error.
+    func testNothingIsLeftWhenNoFrameIsWritten() throws {
+        let made = folder.appendingPathComponent("made-here")
+        XCTAssertThrowsError(try exporter(.frames(5)).export(FailingSource(failAt: 0), renderer: try CanvasRenderer(),
+                                                             to: PNGSequenceDestination(directory: made)))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: made.path))
+        struct Empty: FrameSource {
+            func recording(for frame: FrameTime, size: CGSize) throws -> Recording? { nil }
+        }
+        let apng = APNGDestination(url: folder.appendingPathComponent("empty.apng"))
+        XCTAssertThrowsError(try exporter(.untilSourceEnds).export(Empty(), renderer: try CanvasRenderer(), to: apng)) { error in
+            XCTAssertEqual("\(error)", "the source gave no frames; nothing was written to \(apng.url.path)")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [])
+    }
+
     func testCancellationRemovesTheTemporaryFile() throws {
         let cancellation = ExportCancellation()
         let source = RendererFrameSource { context, size, time in

@@ -36,6 +36,7 @@ public final class PNGSequenceDestination: FrameDestination, @unchecked Sendable
     /// Digits in the frame number (5: frame-00000.png … frame-99999.png; more frames widen it).
     public let digits: Int
     public var name: String { directory.path + "/" }
+    private var createdDirectory = false
 
     public init(directory: URL, prefix: String = "frame-", digits: Int = 5, compression: PNGCompression = .fast) {
         self.directory = directory
@@ -59,6 +60,8 @@ public final class PNGSequenceDestination: FrameDestination, @unchecked Sendable
             }
         } else if mkdir(directory.path, 0o755) != 0 {
             throw ExportError.destinationUnwritable(path: name, reason: readableReason(errno: errno))
+        } else {
+            createdDirectory = true
         }
         guard access(directory.path, W_OK) == 0 else {
             throw ExportError.destinationUnwritable(path: name, reason: readableReason(errno: errno))
@@ -80,7 +83,11 @@ public final class PNGSequenceDestination: FrameDestination, @unchecked Sendable
     }
 
     public func finish() throws {}
-    public func abort() {}
+
+    /// Frames already written stay (each is a complete file); a folder this export made and left empty goes.
+    public func abort() {
+        if createdDirectory { rmdir(directory.path) }
+    }
 }
 
 /// Raw frames for piping into other tools: width × height × 4 bytes per frame, 8-bit R, G, B, A with

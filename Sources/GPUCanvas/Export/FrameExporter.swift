@@ -272,6 +272,10 @@ public struct FrameExporter: Sendable {
                                             ? "the frames written so far are complete files in \(destination.name)"
                                             : "nothing was written to \(destination.name)")
         }
+        guard index > 0 else {
+            destination.abort()
+            throw ExportError.invalidSettings("the source gave no frames; nothing was written to \(destination.name)")
+        }
         do {
             try destination.finish()
         } catch {
