@@ -10,4 +10,6 @@
 #include <png.h>
 // zlib (libpng links it): crc32 for the APNG chunks the frame exporter writes around libpng's IDAT data.
 #include <zlib.h>
+// The frame exporter's fast PNG encoder (level 1, no filtering), with its setjmp in C.
+#include "png_fast.h"
 #endif

@@ -1,3 +1,4 @@
+import CGLES
 import XCTest
 @testable import GPUCanvas
 
@@ -218,12 +219,28 @@ final class ExportTests: XCTestCase {
         }
     }
 
-    /// Fast PNG frames decode to the same pixels as the compact default, and encode faster.
-    func testFastPNGDecodesToTheSamePixels() throws {
+    /// Fast PNG frames decode to the same pixels as the compact default; they carry the sRGB chunk, and every
+    /// row of their image data has filter type 0 (none), which is what makes them fast.
+    func testFastPNGDecodesToTheSamePixelsWithoutRowFilters() throws {
         let image = try CanvasRenderer().render(Self.clock.recording(for: FrameTime(index: 0, time: 12), size: CGSize(width: 256, height: 256))!)
         let fast = try image.pngData(compression: .fast), compact = try image.pngData(compression: .compact)
         XCTAssertEqual(try RasterImage(pngData: fast), try RasterImage(pngData: compact))
-        XCTAssertNotEqual(fast, compact)
+        let bytes = [UInt8](fast)
+        let chunks = try APNGDestination.chunks(of: bytes)
+        XCTAssertEqual(chunks.map(\.type).filter { $0 != "IDAT" }, ["IHDR", "sRGB", "IEND"])
+        let zlibStream = chunks.filter { $0.type == "IDAT" }.flatMap { bytes[$0.data] }
+        let rowBytes = 1 + 256 * 4
+        var raw = [UInt8](repeating: 0, count: rowBytes * 256)
+        var rawCount = uLongf(raw.count)
+        XCTAssertEqual(uncompress(&raw, &rawCount, zlibStream, uLong(zlibStream.count)), Z_OK)
+        XCTAssertEqual(Int(rawCount), raw.count)
+        XCTAssertEqual(Set((0 ..< 256).map { raw[$0 * rowBytes] }), [0])
+        // The compact encoding does filter (some row is not type 0), so the check above can tell them apart.
+        let compactBytes = [UInt8](compact)
+        let compactStream = try APNGDestination.chunks(of: compactBytes).filter { $0.type == "IDAT" }.flatMap { compactBytes[$0.data] }
+        rawCount = uLongf(raw.count)
+        XCTAssertEqual(uncompress(&raw, &rawCount, compactStream, uLong(compactStream.count)), Z_OK)
+        XCTAssertNotEqual(Set((0 ..< 256).map { raw[$0 * rowBytes] }), [0])
     }
 
     // MARK: Failures

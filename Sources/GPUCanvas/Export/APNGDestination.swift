@@ -71,6 +71,10 @@ public final class APNGDestination: FrameDestination, @unchecked Sendable {
                 throw ExportError.frameFailed(frame: frame, reason: "internal: libpng wrote no IHDR")
             }
             try putChunk("IHDR", Array(png[ihdr.data]))
+            // The colour chunks libpng wrote before the image data (sRGB) apply to every frame.
+            for chunk in chunks.prefix(while: { $0.type != "IDAT" }) where chunk.type != "IHDR" {
+                try putChunk(chunk.type, Array(png[chunk.data]))
+            }
             acTLOffset = ftell(file)
             try putChunk("acTL", Self.be32(0) + Self.be32(UInt32(loopCount)))
         }

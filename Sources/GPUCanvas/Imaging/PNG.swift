@@ -20,14 +20,16 @@ private let pngFormatRGBA: UInt32 = 0x02 | 0x01
 
 /// How hard libpng compresses: the trade of file size for encoding time.
 ///
-/// Measured on a 1024² UI-like frame (docs/DESIGN-NOTES.md, "Animation export"): `.compact` (libpng's
-/// simplified-API default: zlib level 6 with adaptive filtering) 61 ms and 44 KiB; `.fast`
-/// (`PNG_IMAGE_FLAG_FAST`: zlib's fastest settings, filtering off) about 12 ms and 75 KiB. Single images
-/// (`writePNG`) stay compact; exported frames default to fast, because an export is encode-bound.
+/// Measured on 1024² frames here (docs/DESIGN-NOTES.md, "Animation export"), S1-like shapes / a clock / digital
+/// rain: `.compact` (libpng's simplified API at its default: zlib level 6, every row filter tried) 193 / 70 /
+/// 157 ms and 744 / 58 / 254 KiB; `.fast` (zlib level 1, no filtering, through libpng's full API) 23 / 7.5 /
+/// 19 ms and 906 / 63 / 346 KiB. The simplified API's `PNG_IMAGE_FLAG_FAST` still tries every filter: 49 /
+/// 10.5 / 32 ms. Single images (`writePNG`) stay compact; exported frames default to fast, because an export
+/// is encode-bound.
 public enum PNGCompression: Sendable, Equatable {
     /// Smallest files, slowest (the default for single images).
     case compact
-    /// About 5× faster to encode, files about 1.7× larger (the default for animation frames).
+    /// 4–9× faster to encode, files 1.1–1.4× larger (the default for animation frames).
     case fast
 }
 
@@ -45,13 +47,12 @@ extension RasterImage {
             throw ImageError.encodingFailed("a \(width)×\(height) image has no pixels; PNG needs at least 1×1")
         }
         let straight = Self.unpremultiplied(pixels)
-        let flags: UInt32 = compression == .fast ? UInt32(PNG_IMAGE_FLAG_FAST) : 0
+        if compression == .fast { return try Self.encodeFast(straight, width: width, height: height) }
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
         image.width = UInt32(width)
         image.height = UInt32(height)
         image.format = pngFormatRGBA
-        image.flags = flags
         // libpng's PNG_IMAGE_PNG_SIZE_MAX bound (a macro Swift cannot import): zlib's worst case for the
         // pixel bytes, one IDAT header per 8 KiB and the fixed chunks. If it were ever short, libpng says
         // how much it needs and the second attempt uses that.
@@ -80,9 +81,24 @@ extension RasterImage {
             image.width = UInt32(width)
             image.height = UInt32(height)
             image.format = pngFormatRGBA
-            image.flags = flags
         }
         throw ImageError.encodingFailed("libpng kept asking for a larger buffer than \(capacity) bytes")
+    }
+
+    /// `.fast`: zlib level 1 without row filters, through the C encoder in Sources/CGLES/png_fast.h (libpng's
+    /// full API; its setjmp stays in C).
+    private static func encodeFast(_ straight: [UInt8], width: Int, height: Int) throws -> Data {
+        var out: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        var message = [CChar](repeating: 0, count: 256)
+        let ok = straight.withUnsafeBufferPointer { px in
+            gpucanvas_png_encode_fast(px.baseAddress, UInt32(width), UInt32(height), &out, &size, &message)
+        }
+        guard ok != 0, let out else {
+            let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw ImageError.encodingFailed(reason.isEmpty ? "libpng gave no reason" : reason)
+        }
+        return Data(bytesNoCopy: out, count: size, deallocator: .free)
     }
 
     /// Writes `pngData()` to the file at `url`. A regular file (or a new one) is replaced atomically, so a
