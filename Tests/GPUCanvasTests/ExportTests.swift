@@ -271,6 +271,28 @@ final class ExportTests: XCTestCase {
         XCTAssertEqual(messages, ["frame 7 (t = 0.233 s): the source broke on purpose", "frame 7 (t = 0.233 s): the source broke on purpose"])
     }
 
+    /// A frame the renderer rejects (a path with a NaN point at frame 3, while frame 2's readback is still
+    /// pending on GLES) stops the export with the renderer's words, the same on both backends, and leaves nothing.
+    func testRejectedFrameGivesTheSameWordsOnBothBackends() throws {
+        let source = RendererFrameSource { context, size, time in
+            let x = time >= 0.1 ? CGFloat.nan : 4
+            context.fill(Path(CGRect(x: x, y: 4, width: 10, height: 10)), with: .color(.blue))
+        }
+        var messages: [String] = []
+        for renderer in [try CanvasRenderer(), try CanvasRenderer(backend: .reference)] {
+            let apng = APNGDestination(url: folder.appendingPathComponent("nan.apng"))
+            XCTAssertThrowsError(try exporter(.frames(10)).export(source, renderer: renderer, to: apng)) { messages.append("\($0)") }
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [])
+            // The renderer is left usable.
+            XCTAssertEqual(try renderer.render(size: CGSize(width: 4, height: 4)) { c, s in
+                c.fill(Path(CGRect(origin: .zero, size: s)), with: .color(.white))
+            }.pixel(x: 1, y: 1), PixelRGBA8(r: 255, g: 255, b: 255, a: 255))
+        }
+        XCTAssertEqual(messages.count, 2)
+        XCTAssertEqual(messages[0], messages[1])
+        XCTAssertTrue(messages[0].hasPrefix("frame 3 (t = 0.100 s): invalid geometry"), messages[0])
+    }
+
     /// A PNG sequence whose first frame fails removes the folder it made; a source with no frames is an error.
     func testNothingIsLeftWhenNoFrameIsWritten() throws {
         let made = folder.appendingPathComponent("made-here")

@@ -3,14 +3,16 @@
 //
 // Pipeline (one export):
 //
-//     render thread (the caller's: the renderer's GL context lives there)
-//       frame i: source.recording(at t0 + i/fps) → renderer.render → image ─┐
-//                                                       bounded queue      ▼
+//     record thread: frame i's recording from the source (drawing calls, a stream line's JSON) ─┐
+//                                                      ready queue        ▼
+//     render thread (the caller's: the renderer's GL context lives there): render frame i, start its
+//       readback into a pixel buffer object, then complete frame i − 1's readback → image ─┐
+//                                                      bounded queue      ▼
 //     encode workers (one per core): destination.encode(image) → bytes (PNG, raw RGBA) ─┐
-//                                                       reorder buffer     ▼
+//                                                      reorder buffer     ▼
 //     writer thread: destination.write(bytes) in frame order → file, pipe, ffmpeg
 //
-// The render thread takes a permit for every frame and the writer returns it when the frame is written, so
+// The record thread takes a permit for every frame and the writer returns it when the frame is written, so
 // at most `maxFramesInFlight` frames exist at once whatever the export's length: memory stays flat (the
 // 10 000-frame measurement is in docs/DESIGN-NOTES.md). Encoding is the costly stage (a 1024² PNG takes longer
 // than rendering it), so it runs on as many workers as there are cores, beside the render thread.
@@ -243,13 +245,17 @@ public struct FrameExporter: Sendable {
                                            : InFlightFrame(state: .complete(try renderer.render(drawing, scale: scale)))
             } catch {
                 pipeline.release()
-                if previous != nil { pipeline.release() }
+                if let (_, p) = previous {
+                    renderer.discardRender(p)
+                    pipeline.release()
+                }
                 pipeline.fail(ExportError.frameFailed(frame: frame, reason: "\(error)"))
                 previous = nil
                 break
             }
             renderSeconds += Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
             if let (f, p) = previous, !complete(f, p) {
+                renderer.discardRender(inFlight)
                 pipeline.release()
                 previous = nil
                 break

@@ -32,8 +32,9 @@ public struct FrameTime: Sendable, Equatable, Hashable, CustomStringConvertible 
 
 /// What an export draws: the recording of each frame.
 ///
-/// The exporter calls it on its render thread, one frame after another in order, and never from two threads
-/// at once, so a source may keep state (a stream's read position).
+/// `export` calls it on its record thread (a thread of its own, ahead of rendering); `forEachFrame` and
+/// `frames(of:renderer:)` on the thread that asks for the frame. Always one frame after another in order and
+/// never from two threads at once, so a source may keep state (a stream's read position).
 public protocol FrameSource {
     /// The drawing of `frame` on a canvas of `size` points, or nil when the source has no more frames (a stream
     /// that ended). Throwing stops the export; the error is reported with the frame.

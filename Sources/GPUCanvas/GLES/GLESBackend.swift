@@ -329,6 +329,14 @@ final class GLESBackend: RenderBackend {
         }
     }
 
+    /// Drops a frame `beginRender` started whose pixels are no longer wanted (the export failed): its fence
+    /// is deleted; the pixel buffer is reused by the next frame.
+    func discardRender(_ frame: DeferredFrame) {
+        guard case .pending(let pending, _, _) = frame, (try? context.makeCurrent()) != nil else { return }
+        glDeleteSync(pending.fence)
+        context.releaseCurrent()
+    }
+
     /// An opaque canvas's output has no alpha (as on the reference), whatever blend modes did to it.
     private static func applyingOpacity(_ image: RasterImage, _ opaque: Bool) -> RasterImage {
         guard opaque else { return image }

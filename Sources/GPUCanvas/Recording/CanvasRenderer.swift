@@ -127,6 +127,11 @@ extension CanvasRenderer {
         return InFlightFrame(state: .complete(try implementation.render(recording, target: target)))
     }
 
+    /// Drops a begun frame whose pixels are not wanted (an export that failed), releasing its GL fence.
+    func discardRender(_ frame: InFlightFrame) {
+        if case .gles(let deferred) = frame.state, let g = implementation as? GLESBackend { g.discardRender(deferred) }
+    }
+
     /// The pixels of a frame `beginRender` began: byte for byte what `render` gives.
     func completeRender(_ frame: InFlightFrame) throws -> RasterImage {
         switch frame.state {
