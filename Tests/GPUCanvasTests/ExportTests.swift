@@ -354,6 +354,14 @@ final class ExportTests: XCTestCase {
         XCTAssertThrowsError(try e.validate()) { XCTAssertEqual("\($0)", "the frame rate must be a number > 0, not 0.0") }
         e = FrameExporter(size: CGSize(width: 0, height: 10), count: .frames(1))
         XCTAssertThrowsError(try e.validate()) { XCTAssertEqual("\($0)", "the frame size must be > 0 in both directions, not 0×10 pt") }
+        e = exporter(.frames(3))
+        e.maxFramesInFlight = 1
+        XCTAssertThrowsError(try e.validate()) { XCTAssertEqual("\($0)", "at least 2 frames in flight are needed, not 1") }
+        e.maxFramesInFlight = 2
+        // Two are enough: the smallest pipeline runs to the end (no deadlock between the threads).
+        let report = try e.export(Self.clock, renderer: try CanvasRenderer(), to: PNGSequenceDestination(directory: folder.appendingPathComponent("two")))
+        XCTAssertEqual(report.frameCount, 3)
+        XCTAssertLessThanOrEqual(report.peakFramesInFlight, 2)
     }
 
     func testMissingFFmpegIsAClearError() throws {

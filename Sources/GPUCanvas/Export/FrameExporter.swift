@@ -109,7 +109,8 @@ public struct FrameExporter: Sendable {
     public var startTime: TimeInterval
     /// Encode worker threads; the default is one per core.
     public var encodeWorkers: Int
-    /// The most frames rendered but not yet written; bounds memory (each frame is width × height × 4 bytes).
+    /// The most frames recorded but not yet written (at least 2); bounds memory (each frame is width × height ×
+    /// 4 bytes).
     public var maxFramesInFlight: Int
     /// GLES: read frame i back through a pixel buffer object while frame i + 1 renders (the default), instead
     /// of waiting for each frame's pixels before issuing the next. The bytes are the same either way.
@@ -162,8 +163,10 @@ public struct FrameExporter: Sendable {
             throw ExportError.invalidSettings("the frame times must be finite numbers, at least one")
         default: break
         }
-        guard encodeWorkers >= 1, maxFramesInFlight >= 1 else {
-            throw ExportError.invalidSettings("at least one encode worker and one frame in flight are needed")
+        guard encodeWorkers >= 1 else { throw ExportError.invalidSettings("at least one encode worker is needed") }
+        // Two: with overlapped readback the render thread holds one frame while the next is recorded.
+        guard maxFramesInFlight >= 2 else {
+            throw ExportError.invalidSettings("at least 2 frames in flight are needed, not \(maxFramesInFlight)")
         }
     }
 
