@@ -198,6 +198,13 @@ extension RasterImage {
     ///
     /// (128, 0, 0, 128) → (255, 0, 0, 128); (10, 10, 10, 0) → (0, 0, 0, 0).
     static func unpremultiplied(_ pixels: [UInt8]) -> [UInt8] {
+        // An opaque image (most frames) is its own straight form: shared, not copied.
+        let opaque = pixels.withUnsafeBufferPointer { src in
+            var all: UInt8 = 255
+            for i in Swift.stride(from: 3, to: src.count, by: 4) { all &= src[i] }
+            return all == 255
+        }
+        if opaque { return pixels }
         var out = [UInt8](repeating: 0, count: pixels.count)
         pixels.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
