@@ -74,6 +74,9 @@ struct Animate: ParsableCommand {
     @Option(name: .long, help: "The ffmpeg executable for GIF, MP4 and WebM (default: ffmpeg on PATH).")
     var ffmpeg: String = "ffmpeg"
 
+    @Option(name: .long, help: "Encode worker threads (default: one per core).")
+    var workers: Int?
+
     @Flag(name: .long, help: "No progress output.")
     var quiet = false
 
@@ -97,6 +100,7 @@ struct Animate: ParsableCommand {
         if duration != nil && frames != nil { throw ValidationError("give --duration or --frames, not both") }
         if let scale, !(scale.isFinite && scale > 0) { throw ValidationError("--scale must be a number > 0") }
         if runs < 1 { throw ValidationError("--runs must be at least 1") }
+        if let workers, workers < 1 { throw ValidationError("--workers must be at least 1") }
         if runs > 1 && !bench { throw ValidationError("--runs goes with --bench") }
         if let size, parseSize(size) == nil { throw ValidationError("--size must be WxH in points, e.g. 256x256, not \"\(size)\"") }
         guard ["fast", "compact"].contains(pngCompression) else {
@@ -132,7 +136,7 @@ struct Animate: ParsableCommand {
         var exporter = FrameExporter(size: canvasSize, scale: scale.map { CGFloat($0) } ?? defaultScale, framesPerSecond: fps,
                                      count: frames.map { .frames($0) } ?? duration.map { .duration($0) }
                                          ?? (isStream ? .untilSourceEnds : .duration(5)))
-        exporter.encodeWorkers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        exporter.encodeWorkers = workers ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
         let destination = try makeDestination()
         let renderer = try makeRenderer(backend, gles: try gpu.glesOptions())
 
