@@ -8,4 +8,8 @@
 #include <GLES3/gl32.h>
 #include <GLES2/gl2ext.h>
 #include <png.h>
+// zlib (libpng links it): crc32 for the APNG chunks the frame exporter writes around libpng's IDAT data.
+#include <zlib.h>
+// The frame exporter's fast PNG encoder (level 1, no filtering), with its setjmp in C.
+#include "png_fast.h"
 #endif

@@ -20,9 +20,10 @@ struct CanvasGL: ParsableCommand {
               canvas-gl render scene.json -o out.png --backend reference
               canvas-gl render --example ellipse -o ellipse.png
               canvas-gl info
+              canvas-gl animate --example clock --duration 10 -o clock.mp4
             """,
         version: "canvas-gl \(version)",
-        subcommands: [Render.self, Examples.self, Info.self, Compare.self, Bench.self]
+        subcommands: [Render.self, Examples.self, Info.self, Compare.self, Bench.self, Animate.self]
     )
 }
 

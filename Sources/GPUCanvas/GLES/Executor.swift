@@ -45,6 +45,105 @@ final class Executor {
     /// Last u_targetSize and u_targetOrigin set per program.
     private var targetSizes: [GLuint: (Int, Int, Int, Int)] = [:]
 
+    // MARK: Asynchronous readback (the frame exporter)
+    //
+    // With `deferReadback` set, a frame that reads back does not wait for its GL work: glReadPixels goes into
+    // one of two pixel buffer objects (double-buffered: frame i into buffer i mod 2), a fence follows, and the
+    // pixels are copied out later (`completeReadback`) — after the next frame's GL work has been issued, so the
+    // GPU renders frame i + 1 while frame i travels back. The 8-bit frame formats only; a linear-light
+    // (RGBA16F) frame reads back synchronously as before.
+
+    /// A frame whose pixels are on their way into a pixel buffer object.
+    struct PendingReadback {
+        let buffer: GLuint
+        let fence: GLsync
+        let width: Int
+        let height: Int
+        let swapRB: Bool
+    }
+    /// Set by `GLESBackend.beginRender` for one frame.
+    var deferReadback = false
+    /// The readback `execute` started when `deferReadback` was set (cleared by `beginRender`).
+    var startedReadback: PendingReadback?
+    private var packBuffers: [GLuint] = []
+    private var packBufferBytes = 0
+    private var nextPackBuffer = 0
+
+    /// Issues the frame's readback into the next pixel buffer object and fences it.
+    private func startReadback(width: Int, height: Int, swapRB: Bool) throws {
+        let byteCount = width * height * 4
+        if packBuffers.isEmpty {
+            var ids: [GLuint] = [0, 0]
+            glGenBuffers(2, &ids)
+            packBuffers = ids
+            packBufferBytes = 0
+        }
+        let buffer = packBuffers[nextPackBuffer]
+        nextPackBuffer = 1 - nextPackBuffer
+        glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), buffer)
+        if packBufferBytes < byteCount {
+            // Both buffers grow together; a smaller frame reuses the larger storage.
+            for id in packBuffers {
+                glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), id)
+                glBufferData(GLenum(GL_PIXEL_PACK_BUFFER), GLsizeiptr(byteCount), nil, GLenum(GL_STREAM_READ))
+            }
+            packBufferBytes = byteCount
+            glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), buffer)
+        }
+        glReadPixels(0, 0, GLsizei(width), GLsizei(height), GLenum(swapRB ? GL_BGRA_EXT : GL_RGBA),
+                     GLenum(GL_UNSIGNED_BYTE), nil)
+        // Unbound again: a later glReadPixels to client memory must not land in the buffer.
+        glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), 0)
+        guard let fence = glFenceSync(GLenum(GL_SYNC_GPU_COMMANDS_COMPLETE), 0) else {
+            throw RenderError.gpu("glFenceSync failed: \(GLErrorName.name(glGetError()))")
+        }
+        glFlush()
+        try context.check("readback into a pixel buffer")
+        startedReadback = PendingReadback(buffer: buffer, fence: fence, width: width, height: height, swapRB: swapRB)
+    }
+
+    /// Waits for `pending`'s fence and copies its pixels out (R and B swapped back for a BGRA8 frame). The
+    /// context must be current.
+    func completeReadback(_ pending: PendingReadback) throws -> RasterImage {
+        defer { glDeleteSync(pending.fence) }
+        var waited = 0
+        while true {
+            let r = glClientWaitSync(pending.fence, GLbitfield(GL_SYNC_FLUSH_COMMANDS_BIT), 1_000_000_000)
+            if r == GLenum(GL_ALREADY_SIGNALED) || r == GLenum(GL_CONDITION_SATISFIED) { break }
+            if r == GLenum(GL_WAIT_FAILED) { throw RenderError.gpu("glClientWaitSync failed: \(GLErrorName.name(glGetError()))") }
+            waited += 1
+            if waited >= 60 { throw RenderError.gpu("the frame's GL work did not finish within 60 s (GL_TIMEOUT_EXPIRED)") }
+        }
+        let byteCount = pending.width * pending.height * 4
+        glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), pending.buffer)
+        defer { glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), 0) }
+        guard let mapped = glMapBufferRange(GLenum(GL_PIXEL_PACK_BUFFER), 0, GLsizeiptr(byteCount), GLbitfield(GL_MAP_READ_BIT)) else {
+            throw RenderError.gpu("glMapBufferRange of the readback buffer failed: \(GLErrorName.name(glGetError()))")
+        }
+        let pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { out, initialized in
+            out.baseAddress!.initialize(from: mapped.assumingMemoryBound(to: UInt8.self), count: byteCount)
+            if pending.swapRB {
+                out.withMemoryRebound(to: UInt32.self) { words in
+                    for i in words.indices {
+                        let p = words[i]
+                        words[i] = (p & 0xFF00_FF00) | ((p >> 16) & 0xFF) | ((p & 0xFF) << 16)
+                    }
+                }
+            }
+            initialized = byteCount
+        }
+        glUnmapBuffer(GLenum(GL_PIXEL_PACK_BUFFER))
+        try context.check("mapping the readback buffer")
+        return RasterImage(width: pending.width, height: pending.height, pixels: pixels)
+    }
+
+    /// Deletes the readback buffers (the backend's deinit, context current).
+    func deleteReadbackBuffers() {
+        if !packBuffers.isEmpty { glDeleteBuffers(GLsizei(packBuffers.count), packBuffers) }
+        packBuffers = []
+        packBufferBytes = 0
+    }
+
     init(context: GLContext, cache: GLStateCache, resources: GLResources, programs: [Pipeline: GLProgram]) {
         self.context = context
         self.cache = cache
@@ -215,6 +314,12 @@ final class Executor {
         let t1 = DispatchTime.now().uptimeNanoseconds
         timings.submit += Double(t1 - t0) / 1e9
         guard cb.readsBack, let frame = textures[.frame], let desc = cb.desc(of: .frame) else { return nil }
+        if deferReadback && desc.format != .rgba16f {
+            cache.bindFramebuffer(try resources.framebuffer(.frame))
+            try startReadback(width: desc.width, height: desc.height,
+                              swapRB: desc.format == .bgra8 && context.has("GL_EXT_read_format_bgra"))
+            return nil
+        }
 
         // The fence marks the end of the frame's GL work; waiting on it separates GPU time from readback.
         guard let fence = glFenceSync(GLenum(GL_SYNC_GPU_COMMANDS_COMPLETE), 0) else {

@@ -284,7 +284,80 @@ final class GLESBackend: RenderBackend {
             resources.deleteAll()
             for id in Set(programs.values.map(\.id)) { glDeleteProgram(id); resources.programDeleted() }
             for p in executor.variants.values { glDeleteProgram(p.id); resources.programDeleted() }
+            executor.deleteReadbackBuffers()
         }
+    }
+
+    /// A frame rendered with its readback still under way (`beginRender`): either the pixels already (a
+    /// linear-light frame reads back synchronously) or the pixel buffer they are travelling into.
+    enum DeferredFrame {
+        case complete(RasterImage)
+        case pending(Executor.PendingReadback, opaque: Bool, timings: GLESFrameTimings)
+    }
+
+    /// Renders `recording` and starts its readback into a pixel buffer object without waiting for it; the
+    /// frame exporter calls `completeRender` after issuing the next frame, so GL work and readback overlap.
+    /// At most two frames may be pending (the buffers are double-buffered).
+    func beginRender(_ recording: Recording, target: RenderTarget) throws -> DeferredFrame {
+        executor.deferReadback = true
+        executor.startedReadback = nil
+        defer { executor.deferReadback = false }
+        guard target.width <= context.maxTextureSize, target.height <= context.maxTextureSize else {
+            throw RenderError.invalidSize("\(target.width)×\(target.height) pixels exceeds \(context.renderer)'s GL_MAX_TEXTURE_SIZE of \(context.maxTextureSize)")
+        }
+        try context.makeCurrent()
+        defer { context.releaseCurrent() }
+        var timings = GLESFrameTimings()
+        hasFrame = false
+        let executor = self.executor
+        try planner.plan(recording, target: target, strategy: strategy, blendRoute: blendRoute,
+                         maxTextureSize: context.maxTextureSize, into: &commandBuffer, timings: &timings) {
+            _ = try executor.execute($0, timings: &$1)
+        }
+        if let image = try executor.execute(commandBuffer, timings: &timings) {
+            lastTimings = timings
+            hasFrame = true
+            return .complete(Self.applyingOpacity(image, recording.isOpaque))
+        }
+        guard let pending = executor.startedReadback else {
+            throw RenderError.gpu("internal: the command buffer did not read the frame back")
+        }
+        return .pending(pending, opaque: recording.isOpaque, timings: timings)
+    }
+
+    /// Waits for a frame `beginRender` started and returns its pixels.
+    func completeRender(_ frame: DeferredFrame) throws -> RasterImage {
+        switch frame {
+        case .complete(let image):
+            return image
+        case .pending(let pending, let opaque, var timings):
+            try context.makeCurrent()
+            defer { context.releaseCurrent() }
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            let image = try executor.completeReadback(pending)
+            timings.readback += Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
+            lastTimings = timings
+            hasFrame = true
+            return Self.applyingOpacity(image, opaque)
+        }
+    }
+
+    /// Drops a frame `beginRender` started whose pixels are no longer wanted (the export failed): its fence
+    /// is deleted; the pixel buffer is reused by the next frame.
+    func discardRender(_ frame: DeferredFrame) {
+        guard case .pending(let pending, _, _) = frame, (try? context.makeCurrent()) != nil else { return }
+        glDeleteSync(pending.fence)
+        context.releaseCurrent()
+    }
+
+    /// An opaque canvas's output has no alpha (as on the reference), whatever blend modes did to it.
+    private static func applyingOpacity(_ image: RasterImage, _ opaque: Bool) -> RasterImage {
+        guard opaque else { return image }
+        var image = image
+        image.pixels.withUnsafeMutableBufferPointer { p in
+            for i in Swift.stride(from: 3, to: p.count, by: 4) { p[i] = 255 }
+        }
+        return image
     }
 
     func render(_ recording: Recording, target: RenderTarget) throws -> RasterImage {

@@ -103,6 +103,46 @@ public final class CanvasRenderer {
     }
 }
 
+// MARK: Overlapped readback (the frame exporter)
+
+/// A frame whose pixels may still be on their way back from the GPU (`CanvasRenderer.beginRender`).
+struct InFlightFrame {
+    enum State {
+        case complete(RasterImage)
+        case gles(GLESBackend.DeferredFrame)
+    }
+    let state: State
+}
+
+extension CanvasRenderer {
+    /// Renders `recording` and, on GLES, starts its readback into a pixel buffer object without waiting; the
+    /// reference backend renders it whole. `completeRender` gives the pixels. The exporter begins frame i + 1
+    /// before completing frame i; at most two frames may be begun and not completed.
+    func beginRender(_ recording: Recording, scale: CGFloat) throws -> InFlightFrame {
+        let (w, h) = try pixelSize(for: recording.size, scale: scale)
+        let target = RenderTarget(width: w, height: h, scale: Double(scale))
+        if let g = implementation as? GLESBackend {
+            return InFlightFrame(state: .gles(try g.beginRender(recording, target: target)))
+        }
+        return InFlightFrame(state: .complete(try implementation.render(recording, target: target)))
+    }
+
+    /// Drops a begun frame whose pixels are not wanted (an export that failed), releasing its GL fence.
+    func discardRender(_ frame: InFlightFrame) {
+        if case .gles(let deferred) = frame.state, let g = implementation as? GLESBackend { g.discardRender(deferred) }
+    }
+
+    /// The pixels of a frame `beginRender` began: byte for byte what `render` gives.
+    func completeRender(_ frame: InFlightFrame) throws -> RasterImage {
+        switch frame.state {
+        case .complete(let image): return image
+        case .gles(let deferred):
+            guard let g = implementation as? GLESBackend else { throw RenderError.gpu("internal: a GLES frame on another backend") }
+            return try g.completeRender(deferred)
+        }
+    }
+}
+
 /// The pixel grid a frame is rendered into.
 struct RenderTarget: Equatable {
     var width: Int

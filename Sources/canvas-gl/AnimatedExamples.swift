@@ -1,0 +1,150 @@
+// The built-in animations of `canvas-gl animate --example NAME`, written against the public API as a user
+// would: each is a frame source whose drawing depends only on the frame's time, so an export of one is the
+// same bytes on every run.
+//
+// - clock: a clock face with hour, minute and second hands, driven by the frame's date the way the seeds'
+//   TimelineView clock is (the second hand at seconds × 6° − 90°, i.e. straight up at 0 s and turning
+//   clockwise; t = 0 is 2001-01-01 00:00:00, so the hour hand starts at 12).
+// - spinning-symbol: a gear-like symbol turning a full circle every 2 s, drawn with paths (the symbol image
+//   API, `Image(systemName:)`, is another part of the project).
+// - digital-rain: columns of glyphs falling at their own speeds with a bright head fading down the column,
+//   far columns small and blurred, near ones large and sharp, over a vertical gradient.
+import GPUCanvas
+
+struct AnimatedExample {
+    let name: String
+    let summary: String
+    let size: CGSize
+    let source: any FrameSource
+
+    static func named(_ name: String) -> AnimatedExample? { all.first { $0.name == name } }
+
+    static var all: [AnimatedExample] { [clock, spinningSymbol, digitalRain] }
+
+    static var clock: AnimatedExample { AnimatedExample(
+        name: "clock", summary: "a clock face with hour, minute and second hands (the second hand at seconds × 6° − 90°)",
+        size: CGSize(width: 256, height: 256),
+        source: CanvasFrameSource { date in
+            Canvas { context, size in drawClock(&context, size: size, date: date) }
+        }) }
+
+    static var spinningSymbol: AnimatedExample { AnimatedExample(
+        name: "spinning-symbol", summary: "a gear symbol turning once every 2 s on a rounded tile",
+        size: CGSize(width: 256, height: 256),
+        source: RendererFrameSource { context, size, time in drawSpinningSymbol(&context, size: size, time: time) }) }
+
+    static var digitalRain: AnimatedExample { AnimatedExample(
+        name: "digital-rain", summary: "columns of falling glyphs with fading trails and depth blur (text API)",
+        size: CGSize(width: 480, height: 320),
+        source: RendererFrameSource(opaque: true) { context, size, time in drawDigitalRain(&context, size: size, time: time) }) }
+}
+
+/// The clock at `date`: face, twelve ticks, then the hour, minute and second hands from the centre.
+func drawClock(_ context: inout GraphicsContext, size: CGSize, date: Date) {
+    let side = min(size.width, size.height)
+    let centre = CGPoint(x: size.width / 2, y: size.height / 2)
+    let radius = side / 2 - 6
+    context.fill(Path(ellipseIn: CGRect(x: centre.x - radius, y: centre.y - radius, width: 2 * radius, height: 2 * radius)),
+                 with: .color(.white))
+    context.stroke(Path(ellipseIn: CGRect(x: centre.x - radius, y: centre.y - radius, width: 2 * radius, height: 2 * radius)),
+                   with: .color(.gray), lineWidth: max(2, side / 64))
+    for hour in 0 ..< 12 {
+        let a = Angle.degrees(Double(hour) * 30 - 90)
+        var tick = Path()
+        tick.move(to: point(from: centre, angle: a, length: radius * 0.82))
+        tick.addLine(to: point(from: centre, angle: a, length: radius * 0.95))
+        context.stroke(tick, with: .color(.black), lineWidth: hour % 3 == 0 ? max(2, side / 64) : max(1, side / 128))
+    }
+    let seconds = date.timeIntervalSinceReferenceDate.truncatingRemainder(dividingBy: 60)
+    let minutes = date.timeIntervalSinceReferenceDate.truncatingRemainder(dividingBy: 3600) / 60
+    let hours = date.timeIntervalSinceReferenceDate.truncatingRemainder(dividingBy: 43200) / 3600
+    func hand(_ angle: Angle, _ length: CGFloat, _ width: CGFloat, _ color: Color) {
+        var p = Path()
+        p.move(to: centre)
+        p.addLine(to: point(from: centre, angle: angle, length: length))
+        context.stroke(p, with: .color(color), style: StrokeStyle(lineWidth: width, lineCap: .round))
+    }
+    hand(.degrees(hours * 30 - 90), radius * 0.5, max(2, side / 40), .black)
+    hand(.degrees(minutes * 6 - 90), radius * 0.75, max(1.5, side / 64), .black)
+    hand(.degrees(seconds * 6 - 90), radius * 0.8, max(1, side / 128), .red)
+    let hub = max(2, side / 48)
+    context.fill(Path(ellipseIn: CGRect(x: centre.x - hub, y: centre.y - hub, width: 2 * hub, height: 2 * hub)), with: .color(.red))
+}
+
+/// The point `length` from `centre` at `angle` (0° is +x, angles grow clockwise as y grows down).
+func point(from centre: CGPoint, angle: Angle, length: CGFloat) -> CGPoint {
+    CGPoint(x: centre.x + CGFloat(cos(angle.radians)) * length, y: centre.y + CGFloat(sin(angle.radians)) * length)
+}
+
+/// A gear of eight teeth turning 180° per second on a blue tile.
+func drawSpinningSymbol(_ context: inout GraphicsContext, size: CGSize, time: TimeInterval) {
+    let side = min(size.width, size.height)
+    let tile = CGRect(x: (size.width - side) / 2 + 8, y: (size.height - side) / 2 + 8, width: side - 16, height: side - 16)
+    context.fill(Path(roundedRect: tile, cornerRadius: side / 5, style: .continuous),
+                 with: .linearGradient(Gradient(colors: [.blue, .indigo]), startPoint: CGPoint(x: tile.minX, y: tile.minY),
+                                       endPoint: CGPoint(x: tile.maxX, y: tile.maxY)))
+    var gear = context
+    gear.translateBy(x: size.width / 2, y: size.height / 2)
+    gear.rotate(by: .degrees(time * 180))
+    let outer = side * 0.32, inner = side * 0.25, teeth = 8
+    let body = Path { p in
+        for k in 0 ..< teeth * 4 {
+            let a = Double(k) / Double(teeth * 4) * 2 * Double.pi
+            let r = (k % 4 == 1 || k % 4 == 2) ? outer : inner
+            let pt = CGPoint(x: CGFloat(cos(a)) * r, y: CGFloat(sin(a)) * r)
+            if k == 0 { p.move(to: pt) } else { p.addLine(to: pt) }
+        }
+        p.closeSubpath()
+        let hole = side * 0.1
+        p.addEllipse(in: CGRect(x: -hole, y: -hole, width: 2 * hole, height: 2 * hole))
+    }
+    gear.fill(body, with: .color(.white), style: FillStyle(eoFill: true))
+}
+
+/// Digital rain: 3 depth planes of glyph columns. Each column's speed, start and glyphs come from a hash of
+/// its number, so every frame is a pure function of the time.
+func drawDigitalRain(_ context: inout GraphicsContext, size: CGSize, time: TimeInterval) {
+    context.fill(Path(CGRect(origin: .zero, size: size)),
+                 with: .linearGradient(Gradient(colors: [Color(red: 0, green: 0.08, blue: 0.04), .black]),
+                                       startPoint: .zero, endPoint: CGPoint(x: 0, y: size.height)))
+    let glyphs = Array("ΓΔΘΛΞΠΣΦΨΩЖЯЦ0123456789ABCDEFZ:=*+<>")
+    // Far to near: small, dim and blurred first, large and sharp last.
+    let planes: [(fontSize: CGFloat, blur: CGFloat, brightness: Double, speed: Double)] =
+        [(10, 1.5, 0.45, 40), (14, 0.6, 0.7, 70), (20, 0, 1, 110)]
+    for (depth, plane) in planes.enumerated() {
+        var layer = context
+        if plane.blur > 0 { layer.addFilter(.blur(radius: plane.blur)) }
+        layer.drawLayer { layer in
+            let columns = Int(size.width / (plane.fontSize * 1.6))
+            for column in 0 ..< columns {
+                let seed = hash(column * 7 + depth * 1013)
+                guard seed % 3 != 0 || depth == 2 else { continue }  // thin the far planes out
+                let x = (CGFloat(column) + 0.5) * size.width / CGFloat(columns)
+                let speed = plane.speed * (0.6 + Double(seed % 100) / 125)
+                let trail = 8 + seed % 12
+                let cycle = Double(size.height) + Double(trail) * Double(plane.fontSize)
+                let head = (time * speed + Double(seed % 997)).truncatingRemainder(dividingBy: cycle)
+                for k in 0 ..< trail {
+                    let y = head - Double(k) * Double(plane.fontSize)
+                    guard y > -Double(plane.fontSize), y < Double(size.height) + Double(plane.fontSize) else { continue }
+                    // Glyphs change now and then, per cell.
+                    let cell = Int(y / Double(plane.fontSize))
+                    let g = glyphs[hash(seed + cell * 31 + Int(time * 4) * (k == 0 ? 1 : 0)) % glyphs.count]
+                    let fade = 1 - Double(k) / Double(trail)
+                    let colour = k == 0 ? Color(white: 0.95 * plane.brightness + 0.05)
+                                        : Color(red: 0.1 * fade, green: plane.brightness * fade, blue: 0.35 * fade)
+                    layer.draw(Text(String(g)).font(.system(size: plane.fontSize, design: .monospaced)).foregroundColor(colour),
+                               at: CGPoint(x: x, y: CGFloat(y)))
+                }
+            }
+        }
+    }
+}
+
+/// A small integer hash (xorshift-multiply), the same on every machine.
+func hash(_ value: Int) -> Int {
+    var x = UInt64(bitPattern: Int64(value)) &+ 0x9E37_79B9_7F4A_7C15
+    x = (x ^ (x >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    x = (x ^ (x >> 27)) &* 0x94D0_49BB_1331_11EB
+    return Int(truncatingIfNeeded: (x ^ (x >> 31)) >> 1)
+}
