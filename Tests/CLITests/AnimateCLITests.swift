@@ -36,8 +36,8 @@ final class AnimateCLITests: XCTestCase {
         p.executableURL = binary
         p.arguments = arguments
         let out = tmp.appendingPathComponent(".stdout-\(UUID())"), err = tmp.appendingPathComponent(".stderr-\(UUID())")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         p.standardOutput = try FileHandle(forWritingTo: out)
         p.standardError = try FileHandle(forWritingTo: err)
         if let stdin { p.standardInput = try FileHandle(forReadingFrom: stdin) }

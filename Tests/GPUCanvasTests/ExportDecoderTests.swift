@@ -22,8 +22,8 @@ final class ExportDecoderTests: XCTestCase {
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = arguments
         let out = folder.appendingPathComponent("out-\(UUID())"), err = folder.appendingPathComponent("err-\(UUID())")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         p.standardOutput = try FileHandle(forWritingTo: out)
         p.standardError = try FileHandle(forWritingTo: err)
         try p.run()

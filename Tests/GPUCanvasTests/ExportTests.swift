@@ -101,6 +101,64 @@ final class ExportTests: XCTestCase {
         }
     }
 
+    /// The seeds' clock as views, in our own words: a face canvas and, in a `TimelineView` stepping every
+    /// 0.06 s, a canvas of the second hand built from the timeline's date, stacked in a `ZStack`.
+    struct ClockView: View {
+        struct Face: View {
+            var body: some View {
+                Canvas { context, size in
+                    context.stroke(Path(ellipseIn: CGRect(origin: .zero, size: size).insetBy(dx: 3, dy: 3)),
+                                   with: .color(.gray), lineWidth: 2)
+                }
+            }
+        }
+        struct Hand: View {
+            let date: Date
+            var body: some View {
+                Canvas { context, size in
+                    let c = CGPoint(x: size.width / 2, y: size.height / 2)
+                    let a = Angle.degrees(date.timeIntervalSinceReferenceDate.truncatingRemainder(dividingBy: 60) * 6 - 90)
+                    var hand = Path()
+                    hand.move(to: c)
+                    hand.addLine(to: CGPoint(x: c.x + cos(a.radians) * size.width * 0.4,
+                                             y: c.y + sin(a.radians) * size.width * 0.4))
+                    context.stroke(hand, with: .color(.red), lineWidth: 1.5)
+                }
+            }
+        }
+        var body: some View {
+            ZStack {
+                Face()
+                TimelineView(.animation(minimumInterval: 0.06)) { timeline in Hand(date: timeline.date) }
+            }
+        }
+    }
+
+    /// The seeds' clock as a view exported for 10 s at 30 fps: 300 frames, the hand at seconds × 6° − 90° of
+    /// the timeline's date (the last 0.06 s step at or before the frame's time), the same bytes twice.
+    func testClockViewExportsThreeHundredFramesWithTheHandAtTheTimelineDate() throws {
+        let renderer = try CanvasRenderer()
+        let destination = PNGSequenceDestination(directory: folder.appendingPathComponent("clock-view"))
+        let report = try exporter(.duration(10)).export(ViewFrameSource(ClockView()), renderer: renderer, to: destination)
+        XCTAssertEqual(report.frameCount, 300)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: destination.directory.path).count, 300)
+        for index in [0, 75, 150, 225, 299] {
+            let image = try RasterImage(contentsOfPNG: destination.fileURL(forFrame: index))
+            XCTAssertEqual(image.width, 64)
+            let stepped = (Double(index) / 30 / 0.06).rounded(.down) * 0.06
+            let expected = stepped * 6 - 90
+            let measured = try secondHandAngle(image)
+            XCTAssertLessThanOrEqual(angleDifference(measured, expected), Self.handAngleTolerance,
+                                     "frame \(index): hand at \(measured)°, expected \(expected)°")
+        }
+        let again = PNGSequenceDestination(directory: folder.appendingPathComponent("clock-view-2"))
+        try exporter(.duration(10)).export(ViewFrameSource(ClockView()), renderer: renderer, to: again)
+        for index in [0, 150, 299] {
+            XCTAssertEqual(try Data(contentsOf: destination.fileURL(forFrame: index)),
+                           try Data(contentsOf: again.fileURL(forFrame: index)), "frame \(index)")
+        }
+    }
+
     /// The reference backend exports the same frames: same count, the hand at the same angles.
     func testReferenceBackendExportsTheClockToo() throws {
         let renderer = try CanvasRenderer(backend: .reference)

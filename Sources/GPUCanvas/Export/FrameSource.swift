@@ -2,7 +2,7 @@
 //
 // The exporter asks a source for the `Recording` of frame i, shown at t0 + i/fps seconds, and renders it.
 // Time is an argument, never the wall clock, so an export is deterministic: the same source and settings give
-// the same bytes on every run. Three sources live here:
+// the same bytes on every run. The sources:
 //
 // - `RendererFrameSource`: a renderer closure with a time parameter, `(inout GraphicsContext, CGSize,
 //   TimeInterval) -> Void`: the closure of a `Canvas` plus the time.
@@ -11,11 +11,8 @@
 // - `SceneStreamSource`: NDJSON, one scene document (docs/scene-format.md) per line and one frame per scene, so
 //   any language can drive an export through a pipe.
 //
-// Views hook: SwiftUI views (`TimelineView`, `ImageRenderer`) come from the views module, merged separately.
-// A view source is one more conformance, written there: `struct ViewFrameSource<V: View>: FrameSource` whose
-// `recording(for:size:)` asks the views module for the view's `Recording` at the frame's date
-// (`Date(timeIntervalSinceReferenceDate: frame.time)`, the clock injected into `TimelineView`). Nothing in
-// the exporter needs to change for it.
+// - `ViewFrameSource` (ViewFrameSource.swift): a SwiftUI view, through the views module's `ImageRenderer`:
+//   frame time t is t seconds after the view appears, and its `TimelineView`s see `startDate + t`.
 
 /// One frame of an export: its number (from 0) and the time it is drawn at, in seconds.
 ///
