@@ -5,10 +5,12 @@
 // - clock: a clock face with hour, minute and second hands, driven by the frame's date the way the seeds'
 //   TimelineView clock is (the second hand at seconds × 6° − 90°, i.e. straight up at 0 s and turning
 //   clockwise; t = 0 is 2001-01-01 00:00:00, so the hour hand starts at 12).
-// - spinning-symbol: a gear-like symbol turning a full circle every 2 s, drawn with paths (the symbol image
-//   API, `Image(systemName:)`, is another part of the project).
-// - digital-rain: columns of glyphs falling at their own speeds with a bright head fading down the column,
-//   far columns small and blurred, near ones large and sharp, over a vertical gradient.
+// - spinning-symbol: the seeds' animated symbol as views: `Image(systemName: "gear")` on a tile, turned by
+//   `rotationEffect` under `withAnimation(.linear(duration: 2).repeatForever(autoreverses: false))` started
+//   in `onAppear` (a `ViewFrameSource`: t = 0 is the first appearance).
+// - digital-rain: columns of glyphs (half-width katakana, as in the film, digits and a few Latin letters)
+//   falling at their own speeds with a bright head fading down the column, far columns small and blurred, near
+//   ones large and sharp, over a vertical gradient.
 import GPUCanvas
 
 struct AnimatedExample {
@@ -29,9 +31,9 @@ struct AnimatedExample {
         }) }
 
     static var spinningSymbol: AnimatedExample { AnimatedExample(
-        name: "spinning-symbol", summary: "a gear symbol turning once every 2 s on a rounded tile",
+        name: "spinning-symbol", summary: "the gear symbol turning once every 2 s on a rounded tile (views, withAnimation)",
         size: CGSize(width: 256, height: 256),
-        source: RendererFrameSource { context, size, time in drawSpinningSymbol(&context, size: size, time: time) }) }
+        source: ViewFrameSource(SpinningSymbol())) }
 
     static var digitalRain: AnimatedExample { AnimatedExample(
         name: "digital-rain", summary: "columns of falling glyphs with fading trails and depth blur (text API)",
@@ -76,29 +78,24 @@ func point(from centre: CGPoint, angle: Angle, length: CGFloat) -> CGPoint {
     CGPoint(x: centre.x + CGFloat(cos(angle.radians)) * length, y: centre.y + CGFloat(sin(angle.radians)) * length)
 }
 
-/// A gear of eight teeth turning 180° per second on a blue tile.
-func drawSpinningSymbol(_ context: inout GraphicsContext, size: CGSize, time: TimeInterval) {
-    let side = min(size.width, size.height)
-    let tile = CGRect(x: (size.width - side) / 2 + 8, y: (size.height - side) / 2 + 8, width: side - 16, height: side - 16)
-    context.fill(Path(roundedRect: tile, cornerRadius: side / 5, style: .continuous),
-                 with: .linearGradient(Gradient(colors: [.blue, .indigo]), startPoint: CGPoint(x: tile.minX, y: tile.minY),
-                                       endPoint: CGPoint(x: tile.maxX, y: tile.maxY)))
-    var gear = context
-    gear.translateBy(x: size.width / 2, y: size.height / 2)
-    gear.rotate(by: .degrees(time * 180))
-    let outer = side * 0.32, inner = side * 0.25, teeth = 8
-    let body = Path { p in
-        for k in 0 ..< teeth * 4 {
-            let a = Double(k) / Double(teeth * 4) * 2 * Double.pi
-            let r = (k % 4 == 1 || k % 4 == 2) ? outer : inner
-            let pt = CGPoint(x: CGFloat(cos(a)) * r, y: CGFloat(sin(a)) * r)
-            if k == 0 { p.move(to: pt) } else { p.addLine(to: pt) }
+/// The seeds' spinning symbol in our own words: the gear turns 360° every 2 s, forever, from its first
+/// appearance.
+struct SpinningSymbol: View {
+    @State private var turned = false
+
+    var body: some View {
+        ZStack {
+            RoundedRectangle(cornerRadius: 48, style: .continuous).fill(.indigo)
+            Image(systemName: "gear")
+                .font(.system(size: 120))
+                .foregroundColor(.white)
+                .rotationEffect(.degrees(turned ? 360 : 0))
         }
-        p.closeSubpath()
-        let hole = side * 0.1
-        p.addEllipse(in: CGRect(x: -hole, y: -hole, width: 2 * hole, height: 2 * hole))
+        .padding(8)
+        .onAppear {
+            withAnimation(.linear(duration: 2).repeatForever(autoreverses: false)) { turned.toggle() }
+        }
     }
-    gear.fill(body, with: .color(.white), style: FillStyle(eoFill: true))
 }
 
 /// Digital rain: 3 depth planes of glyph columns. Each column's speed, start and glyphs come from a hash of
@@ -107,7 +104,8 @@ func drawDigitalRain(_ context: inout GraphicsContext, size: CGSize, time: TimeI
     context.fill(Path(CGRect(origin: .zero, size: size)),
                  with: .linearGradient(Gradient(colors: [Color(red: 0, green: 0.08, blue: 0.04), .black]),
                                        startPoint: .zero, endPoint: CGPoint(x: 0, y: size.height)))
-    let glyphs = Array("ΓΔΘΛΞΠΣΦΨΩЖЯЦ0123456789ABCDEFZ:=*+<>")
+    // Half-width katakana (WenQuanYi Micro Hei has them; the fallback finds it), digits and a few letters.
+    let glyphs = Array("ｱｲｳｴｵｶｷｸｹｺｻｼｽｾｿﾀﾁﾂﾃﾄﾅﾆﾇﾈﾉﾊﾋﾌﾍﾎﾏﾐﾑﾒﾓﾔﾕﾖﾗﾘﾙﾚﾛﾜﾝ0123456789ZE:=*+<>")
     // Far to near: small, dim and blurred first, large and sharp last.
     let planes: [(fontSize: CGFloat, blur: CGFloat, brightness: Double, speed: Double)] =
         [(10, 1.5, 0.45, 40), (14, 0.6, 0.7, 70), (20, 0, 1, 110)]
