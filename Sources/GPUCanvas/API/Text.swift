@@ -248,8 +248,10 @@ extension GraphicsContext {
         // bitmap (`TextLowering`), after the glyphs filled with shadings.
         var colorGlyphs: [(index: Int, paint: Paint)] = []
         let engine = TextEngine.shared
+        var lastFace: FontFace?
         for (i, g) in layout.glyphs.enumerated() {
-            let face = engine.face(id: g.faceID)
+            let face: FontFace
+            if let f = lastFace, f.id == g.faceID { face = f } else { face = engine.face(id: g.faceID); lastFace = face }
             if face.hasColorBitmaps {
                 guard let bitmap = face.colorBitmap(glyph: g.glyph) else { continue }
                 let r = bitmap.rect(size: g.size, x: Double(origin.x) + g.x, y: Double(origin.y) + g.y)

@@ -302,19 +302,10 @@ final class GLESBackend: RenderBackend {
         executor.deferReadback = true
         executor.startedReadback = nil
         defer { executor.deferReadback = false }
-        guard target.width <= context.maxTextureSize, target.height <= context.maxTextureSize else {
-            throw RenderError.invalidSize("\(target.width)×\(target.height) pixels exceeds \(context.renderer)'s GL_MAX_TEXTURE_SIZE of \(context.maxTextureSize)")
-        }
         try context.makeCurrent()
         defer { context.releaseCurrent() }
-        var timings = GLESFrameTimings()
-        hasFrame = false
-        let executor = self.executor
-        try planner.plan(recording, target: target, strategy: strategy, blendRoute: blendRoute,
-                         maxTextureSize: context.maxTextureSize, into: &commandBuffer, timings: &timings) {
-            _ = try executor.execute($0, timings: &$1)
-        }
-        if let image = try executor.execute(commandBuffer, timings: &timings) {
+        let (image, timings) = try planAndExecute(recording, target: target)
+        if let image {
             lastTimings = timings
             hasFrame = true
             return .complete(Self.applyingOpacity(image, recording.isOpaque))
@@ -350,7 +341,8 @@ final class GLESBackend: RenderBackend {
         context.releaseCurrent()
     }
 
-    /// An opaque canvas's output has no alpha (as on the reference), whatever blend modes did to it.
+    /// An opaque canvas's output has no alpha (as on the reference), whatever blend modes such as .clear or
+    /// .sourceOut did to it; source-over never lowers it, so this changes nothing on the fast path.
     private static func applyingOpacity(_ image: RasterImage, _ opaque: Bool) -> RasterImage {
         guard opaque else { return image }
         var image = image
@@ -361,11 +353,22 @@ final class GLESBackend: RenderBackend {
     }
 
     func render(_ recording: Recording, target: RenderTarget) throws -> RasterImage {
+        try context.makeCurrent()
+        defer { context.releaseCurrent() }
+        let (image, timings) = try planAndExecute(recording, target: target)
+        guard let image else { throw RenderError.gpu("internal: the command buffer did not read the frame back") }
+        lastTimings = timings
+        hasFrame = true
+        return Self.applyingOpacity(image, recording.isOpaque)
+    }
+
+    /// Plans `recording` and executes it (the context current): the frame's pixels, or nil when its readback
+    /// was deferred (`beginRender`).
+    private func planAndExecute(_ recording: Recording, target: RenderTarget) throws
+        -> (image: RasterImage?, timings: GLESFrameTimings) {
         guard target.width <= context.maxTextureSize, target.height <= context.maxTextureSize else {
             throw RenderError.invalidSize("\(target.width)×\(target.height) pixels exceeds \(context.renderer)'s GL_MAX_TEXTURE_SIZE of \(context.maxTextureSize)")
         }
-        try context.makeCurrent()
-        defer { context.releaseCurrent() }
         var timings = GLESFrameTimings()
         hasFrame = false
         let executor = self.executor
@@ -373,19 +376,7 @@ final class GLESBackend: RenderBackend {
                          maxTextureSize: context.maxTextureSize, into: &commandBuffer, timings: &timings) {
             _ = try executor.execute($0, timings: &$1)
         }
-        guard var image = try executor.execute(commandBuffer, timings: &timings) else {
-            throw RenderError.gpu("internal: the command buffer did not read the frame back")
-        }
-        if recording.isOpaque {
-            // The output of an opaque canvas has no alpha (as on the reference): blend modes such as .clear or
-            // .sourceOut may have lowered it; source-over never does, so this changes nothing on the fast path.
-            image.pixels.withUnsafeMutableBufferPointer { p in
-                for i in Swift.stride(from: 3, to: p.count, by: 4) { p[i] = 255 }
-            }
-        }
-        lastTimings = timings
-        hasFrame = true
-        return image
+        return (try executor.execute(commandBuffer, timings: &timings), timings)
     }
 
     /// The last frame's command buffer as text (empty before the first frame).
