@@ -79,18 +79,37 @@ final class ScratchBuffer<T: BitwiseCopyable> {
 }
 
 /// A glyph's coverage, rasterized once at its subpixel step (`GlyphMaskCache`): `width` × `height` R8 texels
-/// whose top-left one is (`left`, `top`) pixels from the glyph's pixel.
+/// whose top-left one is (`left`, `top`) pixels from the glyph's pixel. The texels are a plain allocation so
+/// that reading them counts no reference.
 final class GlyphMask {
     let left: Int, top: Int, width: Int, height: Int
-    let texels: [UInt8]
-    init(left: Int, top: Int, width: Int, height: Int, texels: [UInt8]) {
-        self.left = left; self.top = top; self.width = width; self.height = height; self.texels = texels
+    let texels: UnsafeMutablePointer<UInt8>
+    var byteCount: Int { width * height }
+    /// Where the texels are and what box they cover, for slots and placements to copy.
+    var view: MaskTexels {
+        MaskTexels(texels: UnsafePointer(texels), left: Int32(left), top: Int32(top), width: Int32(width),
+                   height: Int32(height))
     }
+    /// A zeroed mask, for its maker to fill.
+    init(left: Int, top: Int, width: Int, height: Int) {
+        self.left = left; self.top = top; self.width = width; self.height = height
+        texels = .allocate(capacity: width * height)
+        texels.initialize(repeating: 0, count: width * height)
+    }
+    deinit { texels.deallocate() }
+}
+
+/// A glyph mask's texels and box (`GlyphMask.view`); no texels: the glyph covers no pixel. The texels are
+/// not counted: their cache keeps them for as long as the piece being composed needs them
+/// (`GlyphMaskCache.releaseEvicted`).
+struct MaskTexels {
+    var texels: UnsafePointer<UInt8>?
+    var left: Int32 = 0, top: Int32 = 0, width: Int32 = 0, height: Int32 = 0
 }
 
 /// A glyph mask at the device pixel of its glyph.
 struct PlacedMask {
-    var mask: GlyphMask
+    var mask: MaskTexels
     var x: Int
     var y: Int
 }
@@ -201,9 +220,10 @@ final class CoverageAccumulator {
         }
         // Each mask's part inside the piece: piece-local columns c0..<c1, rows r0..<r1.
         func clipped(_ p: PlacedMask) -> (c0: Int, c1: Int, r0: Int, r1: Int)? {
-            let gx = p.x + p.mask.left - piece.x, gy = p.y + p.mask.top - piece.y
-            let c0 = max(0, gx), c1 = min(width, gx + p.mask.width)
-            let r0 = max(0, gy), r1 = min(height, gy + p.mask.height)
+            let (left, top, w, h) = (Int(p.mask.left), Int(p.mask.top), Int(p.mask.width), Int(p.mask.height))
+            let gx = p.x + left - piece.x, gy = p.y + top - piece.y
+            let c0 = max(0, gx), c1 = min(width, gx + w)
+            let r0 = max(0, gy), r1 = min(height, gy + h)
             return c0 < c1 && r0 < r1 ? (c0, c1, r0, r1) : nil
         }
         for p in placed {
@@ -219,15 +239,15 @@ final class CoverageAccumulator {
         }
         for p in placed {
             guard let c = clipped(p) else { continue }
-            let gx = p.x + p.mask.left - piece.x, gy = p.y + p.mask.top - piece.y
-            p.mask.texels.withUnsafeBufferPointer { texels in
-                for r in c.r0 ..< c.r1 {
-                    let src = texels.baseAddress! + (r - gy) * p.mask.width + (c.c0 - gx)
-                    let dst = out + r * rowBytes + c.c0
-                    for k in 0 ..< c.c1 - c.c0 {
-                        let (sum, overflow) = dst[k].addingReportingOverflow(src[k])
-                        dst[k] = overflow ? 255 : sum
-                    }
+            let (left, top, maskWidth) = (Int(p.mask.left), Int(p.mask.top), Int(p.mask.width))
+            let texels = p.mask.texels!
+            let gx = p.x + left - piece.x, gy = p.y + top - piece.y
+            for r in c.r0 ..< c.r1 {
+                let src = texels + (r - gy) * maskWidth + (c.c0 - gx)
+                let dst = out + r * rowBytes + c.c0
+                for k in 0 ..< c.c1 - c.c0 {
+                    // A saturating add, in a form the compiler turns into vector code.
+                    dst[k] = UInt8(truncatingIfNeeded: min(UInt16(dst[k]) + UInt16(src[k]), 255))
                 }
             }
         }

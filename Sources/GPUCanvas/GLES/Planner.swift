@@ -282,8 +282,10 @@ struct UncheckedSendable<T>: @unchecked Sendable {
 }
 
 final class Planner {
-    /// Worker threads for CPU work (coverage): the machine's cores, at most 8.
-    let workers = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
+    /// Worker threads for CPU work (coverage): the machine's cores, at most `maxWorkers`.
+    let workers = max(1, min(Planner.maxWorkers, ProcessInfo.processInfo.activeProcessorCount))
+    /// The most coverage workers a renderer uses; each cached glyph outline has a mask slot per worker.
+    static let maxWorkers = 8
     /// Below this many coverage pixels (÷ 8) per frame, threads cost more than they save.
     static let parallelThreshold = Lowering.parallelThreshold
 

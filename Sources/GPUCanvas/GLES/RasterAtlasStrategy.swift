@@ -79,6 +79,39 @@ final class RasterAtlasStrategy: PathStrategy {
     private var batches: [Batch] = []
     /// Paint form: each path's colour as 8.24 fixed point (kept across frames for its capacity).
     private var paintColors: [SIMD4<UInt32>] = []
+    /// Paint form: the part's runs of text pieces composited on the CPU, and their tiles (`findTextRuns`).
+    private var textRuns: [TextRun] = []
+    private var textTiles: [TextTile] = []
+    /// Per piece of the part: it belongs to a text run (it gets no bands of its own).
+    private var inTextRun: [Bool] = []
+
+    /// Paint form: consecutive text pieces whose boxes pile up are composited source-over on the CPU, in
+    /// draw order, into tiles of premultiplied BGRA8 (`TextRun`), each drawn as one rectangle like a band.
+    private struct TextRun {
+        var pieces: Range<Int>
+        var tiles: Range<Int>
+    }
+
+    /// A tile of a text run: at most `maxPiece`, placed in the atlas like a band.
+    private struct TextTile {
+        var run: Int
+        var rect: PixelRect
+        var atlasX = 0, atlasY = 0, shelf = 0, batch = 0
+    }
+
+    /// What the instance records and the atlas hold, in draw order: a worker's band or a text tile.
+    private enum DrawItem {
+        case band(worker: Int, index: Int)
+        case tile(Int)
+    }
+    private var drawItems: [DrawItem] = []
+
+    /// A run of text pieces is composited on the CPU when their boxes add up to at least this many times the
+    /// run's bounding box. Per box pixel the GL route bakes, uploads and blends (~1.1 ns on llvmpipe, from
+    /// `perf` on S6-text), where the CPU tests coverage eight bytes at a time and blends only the inked
+    /// pixels (~0.6 ns); the tile costs its own zeroing, upload and one blend (~0.7 ns a tile pixel). So a
+    /// tile pays from about 1.5 layers of text: the odd label far from the next keeps its bands.
+    static let textRunMinOverdraw = 2.0
 
     private struct Piece {
         var path: Int
@@ -137,7 +170,7 @@ final class RasterAtlasStrategy: PathStrategy {
     /// One worker's scratch: its accumulator, piece texels, band arena and bands.
     private final class Worker {
         let accumulator = CoverageAccumulator()
-        let glyphMasks = GlyphMaskCache()
+        let glyphMasks: GlyphMaskCache
         /// The masks of the text piece being composed.
         var placedMasks: [PlacedMask] = []
         /// The resolve writes each row's non-zero extent and the band copy reads only that.
@@ -150,6 +183,7 @@ final class RasterAtlasStrategy: PathStrategy {
         /// Paint form: the texel of each coverage value for the path being baked (`paintTable`).
         let paintTexels = UnsafeMutablePointer<UInt32>.allocate(capacity: 256)
 
+        init(index: Int) { glyphMasks = GlyphMaskCache(slot: index) }
         deinit { paintTexels.deallocate() }
 
         /// Makes room for `count` more arena bytes (keeping what is there).
@@ -253,14 +287,18 @@ final class RasterAtlasStrategy: PathStrategy {
         let pad = paint ? 0 : CoverageAccumulator.bandPadding
         let pipeline: Pipeline = paint ? .atlasBlit : .atlasCover
 
+        // Text runs (paint form, not in a hoisted layer): their pieces get no bands here, see step 4.
+        findTextRuns(paths, enabled: paint && frame != nil && frame?.placements == nil)
+        let inTextRun = self.inTextRun
+
         // 2. Coverage and bands, on all cores.
         var totalCost = 0
         for p in pieces { totalCost += p.rect.area + paths[p.path].edgeCount }
         let parts = totalCost >= Planner.parallelThreshold * 8 ? workers : 1
         let ranges = balancedRanges(count: pieces.count, parts: parts) {
-            self.pieces[$0].rect.area + paths[self.pieces[$0].path].edgeCount
+            inTextRun[$0] ? 1 : self.pieces[$0].rect.area + paths[self.pieces[$0].path].edgeCount
         }
-        while workerState.count < ranges.count { workerState.append(Worker()) }
+        while workerState.count < ranges.count { workerState.append(Worker(index: workerState.count)) }
         let fmt = format
         let shared = UncheckedSendable((workerState, pieces))
         parallelForEach(ranges.count) { w in
@@ -268,7 +306,7 @@ final class RasterAtlasStrategy: PathStrategy {
             let worker = states[w]
             worker.arenaUsed = 0
             worker.bands.removeAll(keepingCapacity: true)
-            for i in ranges[w] {
+            for i in ranges[w] where !inTextRun[i] {
                 let piece = pieces[i]
                 let p = paths[piece.path]
                 let rowBytes = piece.rect.width * bpp
@@ -283,6 +321,7 @@ final class RasterAtlasStrategy: PathStrategy {
                 } else {
                     precondition(fmt == .r8, "glyph masks are R8 coverage")
                     worker.placedMasks.removeAll(keepingCapacity: true)
+                    worker.glyphMasks.releaseEvicted()
                     stores[p.store].placedGlyphs.withUnsafeBufferPointer { glyphs in
                         for g in p.glyphs {
                             guard let mask = worker.glyphMasks.mask(for: glyphs[g]) else { continue }
@@ -350,24 +389,55 @@ final class RasterAtlasStrategy: PathStrategy {
             band.shelf = slot.shelf
             return true
         }
-        for worker in workerState.prefix(ranges.count) {
+        func closeBatch() {
+            batches.append(Batch(bands: batchStart ..< bandCount,
+                                 instances: batchInstanceStart ..< instanceCount,
+                                 usedHeight: packer.usedHeight, shelves: packer.shelves))
+            batchStart = bandCount
+            batchInstanceStart = instanceCount
+            packer.reset()
+        }
+        drawItems.removeAll(keepingCapacity: true)
+        var nextRun = 0
+        func placeTiles(of run: Int) {
+            for t in textRuns[run].tiles {
+                let r = textTiles[t].rect
+                var slot = packer.allocate(width: r.width, height: r.height)
+                if slot == nil {
+                    closeBatch()
+                    slot = packer.allocate(width: r.width, height: r.height)
+                    precondition(slot != nil, "a text tile larger than an empty atlas")
+                }
+                textTiles[t].atlasX = slot!.x
+                textTiles[t].atlasY = slot!.y
+                textTiles[t].shelf = slot!.shelf
+                textTiles[t].batch = batches.count
+                instanceCount += 1
+                drawItems.append(.tile(t))
+            }
+        }
+        for (w, worker) in workerState.prefix(ranges.count).enumerated() {
             for k in worker.bands.indices {
+                while nextRun < textRuns.count, worker.bands[k].piece >= textRuns[nextRun].pieces.upperBound {
+                    placeTiles(of: nextRun)
+                    nextRun += 1
+                }
                 if !place(&worker.bands[k]) {
-                    batches.append(Batch(bands: batchStart ..< bandCount,
-                                         instances: batchInstanceStart ..< instanceCount,
-                                         usedHeight: packer.usedHeight, shelves: packer.shelves))
-                    batchStart = bandCount
-                    batchInstanceStart = instanceCount
-                    packer.reset()
+                    closeBatch()
                     // A fresh atlas holds any band: bands are at most maxPiece, half the atlas.
                     let placed = place(&worker.bands[k])
                     precondition(placed, "a band larger than an empty atlas")
                 }
                 bandCount += 1
                 instanceCount += worker.bands[k].instanceCount
+                drawItems.append(.band(worker: w, index: k))
             }
         }
-        if bandCount > batchStart {
+        while nextRun < textRuns.count {
+            placeTiles(of: nextRun)
+            nextRun += 1
+        }
+        if bandCount > batchStart || instanceCount > batchInstanceStart {
             batches.append(Batch(bands: batchStart ..< bandCount, instances: batchInstanceStart ..< instanceCount,
                                  usedHeight: packer.usedHeight, shelves: packer.shelves))
         }
@@ -499,11 +569,28 @@ final class RasterAtlasStrategy: PathStrategy {
                     }
                 }
             }
+            if !textTiles.isEmpty {
+                compositeTextRuns(paths, stores: stores, strips: max(1, ranges.count), batches: batchList,
+                                  stagingBase: stagingBase)
+            }
             let records = (stagingBase + instanceStart).bindMemory(to: CoverInstance.self, capacity: instanceCount)
             var i = 0
             let placements = frame.placements
-            for worker in workerState.prefix(ranges.count) {
-                for band in worker.bands {
+            for item in drawItems {
+                guard case .band(let w, let k) = item else {
+                    guard case .tile(let t) = item else { continue }
+                    let tile = textTiles[t]
+                    cb.coveredPixels += tile.rect.area
+                    records[i] = CoverInstance(x: Int16(tile.rect.x), y: Int16(tile.rect.y),
+                                               w: Int16(tile.rect.width), h: Int16(tile.rect.height),
+                                               u: Int16(tile.atlasX), v: Int16(tile.atlasY),
+                                               rule: CoverageRule.nonZero.rawValue, r: 1, g: 1, b: 1, a: 1,
+                                               leftTop: 0, leftBottom: 0, rightTop: 0, rightBottom: 0)
+                    i += 1
+                    continue
+                }
+                do {
+                    let band = workerState[w].bands[k]
                     let p = paths[pieces[band.piece].path]
                     cb.coveredPixels += paint ? band.rect.area : BandShape(rect: band.rect, insets: band.insets).area
                     if band.solid.isEmpty {
@@ -567,6 +654,169 @@ final class RasterAtlasStrategy: PathStrategy {
                                                   bufferOffset: bufferOffset + batch.instances.lowerBound * CoverInstance.stride,
                                                   pipeline: pipeline))
         }
+    }
+
+    /// Finds the part's text runs: maximal runs of consecutive pieces drawn from glyph masks, at least two,
+    /// whose boxes add up to `textRunMinOverdraw` times their bounding box. Each run's box is cut into tiles
+    /// of at most `maxPiece`.
+    private func findTextRuns(_ paths: [PreparedPath], enabled: Bool) {
+        textRuns.removeAll(keepingCapacity: true)
+        textTiles.removeAll(keepingCapacity: true)
+        inTextRun.removeAll(keepingCapacity: true)
+        inTextRun.append(contentsOf: repeatElement(false, count: pieces.count))
+        guard enabled else { return }
+        var i = 0
+        while i < pieces.count {
+            guard !paths[pieces[i].path].glyphs.isEmpty else {
+                i += 1
+                continue
+            }
+            var j = i, area = 0
+            var x0 = Int.max, y0 = Int.max, x1 = Int.min, y1 = Int.min
+            while j < pieces.count, !paths[pieces[j].path].glyphs.isEmpty {
+                let r = pieces[j].rect
+                area += r.area
+                x0 = min(x0, r.x); y0 = min(y0, r.y)
+                x1 = max(x1, r.x + r.width); y1 = max(y1, r.y + r.height)
+                j += 1
+            }
+            let boxArea = (x1 - x0) * (y1 - y0)
+            if j - i >= 2, Double(area) >= Self.textRunMinOverdraw * Double(boxArea) {
+                let first = textTiles.count
+                var y = y0
+                while y < y1 {
+                    let h = min(maxPiece.height, y1 - y)
+                    var x = x0
+                    while x < x1 {
+                        let w = min(maxPiece.width, x1 - x)
+                        textTiles.append(TextTile(run: textRuns.count, rect: PixelRect(x: x, y: y, width: w, height: h)))
+                        x += w
+                    }
+                    y += h
+                }
+                textRuns.append(TextRun(pieces: i ..< j, tiles: first ..< textTiles.count))
+                for k in i ..< j { inTextRun[k] = true }
+            }
+            i = j
+        }
+    }
+
+    /// Step 4 for text runs: each tile's rows are cut into `strips` (one per worker), and a worker takes its
+    /// strip `textBandRows` rows at a time: it zeroes them, then composes each piece of the run that crosses
+    /// them, in draw order, from its glyph masks and blends it source-over into the tile's staging. Source-over
+    /// is associative, so the tile drawn over the frame gives what the pieces drawn one by one give, up to
+    /// 8-bit rounding (once in the tile, once in the blend). Which rows a worker takes does not depend on
+    /// timing, so neither do the bytes.
+    private func compositeTextRuns(_ paths: [PreparedPath], stores: [Polygons], strips: Int, batches: [Batch],
+                                   stagingBase: UnsafeMutableRawPointer) {
+        let shared = UncheckedSendable((workerState, pieces, textRuns, textTiles, paintColors, stagingBase))
+        parallelForEach(strips) { s in
+            let (states, pieces, runs, tiles, colors, base) = shared.value
+            let worker = states[s]
+            let lut = worker.paintTexels
+            var lutPath = -1
+            for tile in tiles {
+                let t = tile.rect
+                let stripStart = t.y + t.height * s / strips, stripEnd = t.y + t.height * (s + 1) / strips
+                let shelf = batches[tile.batch].shelves[tile.shelf]
+                let atlasRowBytes = shelf.used * 4
+                let origin = base.assumingMemoryBound(to: UInt8.self) + batches[tile.batch].shelfStaging[tile.shelf]
+                    + (tile.atlasY - shelf.y) * atlasRowBytes + tile.atlasX * 4
+                var rowStart = stripStart
+                while rowStart < stripEnd {
+                    let rowEnd = min(rowStart + Self.textBandRows, stripEnd)
+                    defer { rowStart = rowEnd }
+                    for y in rowStart ..< rowEnd {
+                        (origin + (y - t.y) * atlasRowBytes).initialize(repeating: 0, count: t.width * 4)
+                    }
+                    for i in runs[tile.run].pieces {
+                        let piece = pieces[i]
+                        let y0 = max(piece.rect.y, rowStart), y1 = min(piece.rect.y + piece.rect.height, rowEnd)
+                        guard y1 > y0 else { continue }
+                        let x0 = max(piece.rect.x, t.x), x1 = min(piece.rect.x + piece.rect.width, t.x + t.width)
+                        guard x1 > x0 else { continue }
+                        let region = PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+                        let p = paths[piece.path]
+                        worker.placedMasks.removeAll(keepingCapacity: true)
+                        worker.glyphMasks.releaseEvicted()
+                        stores[p.store].placedGlyphs.withUnsafeBufferPointer { glyphs in
+                            for g in p.glyphs {
+                                guard let mask = worker.glyphMasks.mask(for: glyphs[g]) else { continue }
+                                worker.placedMasks.append(PlacedMask(mask: mask, x: glyphs[g].x, y: glyphs[g].y))
+                            }
+                        }
+                        worker.scratch.ensure(region.area)
+                        let scratch = worker.scratch.pointer
+                        worker.placedMasks.withUnsafeBufferPointer {
+                            worker.accumulator.compose($0, piece: region, out: scratch, rowBytes: region.width)
+                        }
+                        if piece.path != lutPath {
+                            Self.paintTable(color: colors[piece.path], into: lut)
+                            lutPath = piece.path
+                        }
+                        let (firsts, lasts) = worker.accumulator.rowExtents
+                        for r in 0 ..< region.height {
+                            let first = Int(firsts[r]), last = Int(lasts[r])
+                            guard last >= first else { continue }
+                            let out = UnsafeMutableRawPointer(origin + (region.y + r - t.y) * atlasRowBytes
+                                                              + (region.x - t.x + first) * 4)
+                            Self.blendRow(coverage: scratch + r * region.width + first, count: last - first + 1,
+                                          table: lut, into: out)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Rows of a text tile a worker finishes before going on: 64 rows of a 1024-wide tile are 256 KiB, which
+    /// stay in a core's cache while every line crossing them is blended in. A worker that took its whole
+    /// strip at once (2 MiB on S6-text) waited on memory for most of its blending (`perf annotate`).
+    static let textBandRows = 64
+
+    /// One row of a text tile: `table[coverage[i]]` over `out[i]`, source-over in premultiplied BGRA8. Most
+    /// of a line of text is blank between and around its glyphs, so eight coverage bytes are tested at once:
+    /// blank runs cost nothing, and the others are blended eight pixels at a time (coverage 0 blends as the
+    /// identity, `over(0, d) == d`).
+    @inline(__always)
+    static func blendRow(coverage: UnsafePointer<UInt8>, count: Int, table: UnsafePointer<UInt32>,
+                         into out: UnsafeMutableRawPointer) {
+        var i = 0
+        while i + 8 <= count {
+            if UnsafeRawPointer(coverage + i).loadUnaligned(as: UInt64.self) != 0 {
+                let c = coverage + i
+                let source = SIMD8<UInt32>(table[Int(c[0])], table[Int(c[1])], table[Int(c[2])], table[Int(c[3])],
+                                           table[Int(c[4])], table[Int(c[5])], table[Int(c[6])], table[Int(c[7])])
+                let at = out + i * 4
+                at.storeBytes(of: over(source, at.loadUnaligned(as: SIMD8<UInt32>.self)), as: SIMD8<UInt32>.self)
+            }
+            i += 8
+        }
+        let pixels = out.assumingMemoryBound(to: UInt32.self)
+        while i < count {
+            if coverage[i] != 0 { pixels[i] = over(table[Int(coverage[i])], pixels[i]) }
+            i += 1
+        }
+    }
+
+    /// `source` over `destination`, premultiplied 8-bit BGRA: d × (255 − source alpha) / 255 rounded to
+    /// nearest, per channel, two channels per 32-bit multiply, plus the source. The sum cannot carry into the
+    /// next channel: a premultiplied channel is at most its alpha, and the scaled destination at most
+    /// 255 − alpha. 0x80800000 (red at half alpha) over 0xFF0000FF (opaque blue) gives 0xFF80007F.
+    @inline(__always)
+    static func over<V: SIMD>(_ source: V, _ destination: V) -> V where V.Scalar == UInt32 {
+        let inverseAlpha = V(repeating: 255) &- (source &>> 24)
+        let low = V(repeating: 0x00FF_00FF), half = V(repeating: 0x0080_0080)
+        var rb = (destination & low) &* inverseAlpha &+ half
+        rb = ((rb &+ ((rb &>> 8) & low)) &>> 8) & low
+        var ag = ((destination &>> 8) & low) &* inverseAlpha &+ half
+        ag = (ag &+ ((ag &>> 8) & low)) & V(repeating: 0xFF00_FF00)
+        return source &+ (rb | ag)
+    }
+
+    @inline(__always)
+    static func over(_ source: UInt32, _ destination: UInt32) -> UInt32 {
+        over(SIMD2(source, 0), SIMD2(destination, 0))[0]
     }
 
     /// A rectangle instance cut to `clip` (its atlas texel moved with its top-left corner; a one-row strip

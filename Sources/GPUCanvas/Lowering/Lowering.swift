@@ -35,6 +35,9 @@ struct LoweredFrame {
     var ops: [LoweredOp]
     /// Clip stacks, referenced by `LoweredDraw.clip` and `LayerComposite.clip`.
     var clips: [LoweredClip]
+    /// Glyph outlines the caches dropped while this frame was lowered, which its placements may still point
+    /// at (`PlacedGlyph.outline`): held as long as the frame is.
+    var keepAlive: [CachedOutline] = []
 
     /// True when every op is a draw with a solid paint, `.normal` blending and no clip: what the fast paths
     /// of the GLES backend (the baked-colour atlas) take.
@@ -251,7 +254,8 @@ final class Lowering {
         var clipIndex: [Int: Int] = [:]
         let ops = try b.assemble(tree, clips: &clips, clipIndex: &clipIndex)
         return LoweredFrame(target: target, colorMode: recording.colorMode, isOpaque: recording.isOpaque,
-                            stores: stores, ops: ops, clips: clips)
+                            stores: stores, ops: ops, clips: clips,
+                            keepAlive: glyphCaches.flatMap { $0.takeEvicted() })
     }
 
     /// Flattens or strokes every job of `b` into `stores`, on all cores when there is enough work.
