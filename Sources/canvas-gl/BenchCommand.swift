@@ -7,8 +7,9 @@ struct Bench: ParsableCommand {
         abstract: "Time the rendering of scene files.",
         discussion: """
             Per scene: load once (prepareMs, not part of the frame times), render one warm-up frame (firstMs), \
-            then N timed frames. A frame is one whole `renderer.render(recording, scale:)`: clear, draw and \
-            read the pixels back. One renderer is reused for every scene and frame.
+            then N timed frames. A frame is one whole `renderer.render(recording, scale:into:)`: clear, draw \
+            and read the pixels back into the previous frame's image, as the side-by-side bench's other peers \
+            read into one array. One renderer is reused for every scene and frame.
 
             --json prints exactly:
               {"scenes":[{"file","backend","renderer","prepareMs","firstMs","framesMs":[…],"medianMs","minMs","drawCalls"}]}
@@ -82,7 +83,7 @@ struct Bench: ParsableCommand {
             times.reserveCapacity(frames)
             for _ in 0 ..< frames {
                 let t = ContinuousClock.now
-                last = try renderer.render(scene.recording, scale: scene.scale)
+                try renderer.render(scene.recording, scale: scene.scale, into: &last)
                 times.append(ms(since: t))
                 if let s = renderer.lastGPUTimings { stageTimes.append(s) }
             }

@@ -152,6 +152,10 @@ final class Executor {
     }
 
     /// Runs `cb` and returns the frame's pixels (when the buffer reads back).
+    /// Bytes the next readback may go into instead of a new array, when they are its size
+    /// (`CanvasRenderer.render(_:scale:into:)`); taken by that readback.
+    var readbackDestination: [UInt8]?
+
     func execute(_ cb: CommandBuffer, timings: inout GLESFrameTimings) throws -> RasterImage? {
         let t0 = DispatchTime.now().uptimeNanoseconds
         cache.invalidate()
@@ -353,7 +357,7 @@ final class Executor {
         // glReadPixels writes every byte, so the image is not zeroed first (a 4 MiB memset per 1024² frame).
         // Should the read fail, `check` throws and the unwritten bytes are never seen.
         let byteCount = desc.width * desc.height * 4
-        let pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
+        func read(into buffer: UnsafeMutableBufferPointer<UInt8>) {
             glReadPixels(0, 0, GLsizei(desc.width), GLsizei(desc.height), GLenum(swapRB ? GL_BGRA_EXT : GL_RGBA),
                          GLenum(GL_UNSIGNED_BYTE), buffer.baseAddress)
             if swapRB {
@@ -364,7 +368,16 @@ final class Executor {
                     }
                 }
             }
-            initialized = byteCount
+        }
+        var pixels: [UInt8]
+        if var reused = readbackDestination.take(), reused.count == byteCount {
+            reused.withUnsafeMutableBufferPointer { read(into: $0) }
+            pixels = reused
+        } else {
+            pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
+                read(into: buffer)
+                initialized = byteCount
+            }
         }
         try context.check("readback")
         timings.readback += Double(DispatchTime.now().uptimeNanoseconds - t2) / 1e9

@@ -352,6 +352,17 @@ final class GLESBackend: RenderBackend {
         return image
     }
 
+    func render(_ recording: Recording, target: RenderTarget, into image: inout RasterImage) throws {
+        // The executor reads back into these bytes when they fit; `image` gives them up first so that they
+        // are not shared (a shared buffer would be copied on write).
+        var pixels: [UInt8] = []
+        swap(&pixels, &image.pixels)
+        executor.readbackDestination = pixels
+        pixels = []
+        defer { executor.readbackDestination = nil }
+        image = try render(recording, target: target)
+    }
+
     func render(_ recording: Recording, target: RenderTarget) throws -> RasterImage {
         try context.makeCurrent()
         defer { context.releaseCurrent() }
