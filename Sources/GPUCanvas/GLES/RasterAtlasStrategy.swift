@@ -171,8 +171,13 @@ final class RasterAtlasStrategy: PathStrategy {
     private final class Worker {
         let accumulator = CoverageAccumulator()
         let glyphMasks: GlyphMaskCache
-        /// The masks of the text piece being composed.
+        /// The masks of the text piece being composed (text runs: of every piece crossing the strip, each
+        /// piece's in `maskRanges`).
         var placedMasks: [PlacedMask] = []
+        var maskRanges: [Range<Int>] = []
+        /// Text runs: a piece's masks inside a region (`blendPiece`), and a group of them sharing columns.
+        var clippedMasks: [ClippedMask] = []
+        var groupMasks: [PlacedMask] = []
         /// The resolve writes each row's non-zero extent and the band copy reads only that.
         let scratch = ScratchBuffer<UInt8>(fill: nil)
         /// Written band by band before it is read.
@@ -701,12 +706,12 @@ final class RasterAtlasStrategy: PathStrategy {
         }
     }
 
-    /// Step 4 for text runs: each tile's rows are cut into `strips` (one per worker), and a worker takes its
-    /// strip `textBandRows` rows at a time: it zeroes them, then composes each piece of the run that crosses
-    /// them, in draw order, from its glyph masks and blends it source-over into the tile's staging. Source-over
-    /// is associative, so the tile drawn over the frame gives what the pieces drawn one by one give, up to
-    /// 8-bit rounding (once in the tile, once in the blend). Which rows a worker takes does not depend on
-    /// timing, so neither do the bytes.
+    /// Step 4 for text runs: each tile's rows are cut into `strips` (one per worker). A worker looks up the
+    /// glyph masks of every piece crossing its strip once, then takes the strip `textBandRows` rows at a
+    /// time: it zeroes them and blends each piece crossing them, in draw order, source-over into the tile's
+    /// staging (`blendPiece`). Source-over is associative, so the tile drawn over the frame gives what the
+    /// pieces drawn one by one give, up to 8-bit rounding (once in the tile, once in the blend). Which rows a
+    /// worker takes does not depend on timing, so neither do the bytes.
     private func compositeTextRuns(_ paths: [PreparedPath], stores: [Polygons], strips: Int, batches: [Batch],
                                    stagingBase: UnsafeMutableRawPointer) {
         let shared = UncheckedSendable((workerState, pieces, textRuns, textTiles, paintColors, stagingBase))
@@ -715,13 +720,33 @@ final class RasterAtlasStrategy: PathStrategy {
             let worker = states[s]
             let lut = worker.paintTexels
             var lutPath = -1
+            worker.glyphMasks.releaseEvicted()
             for tile in tiles {
                 let t = tile.rect
                 let stripStart = t.y + t.height * s / strips, stripEnd = t.y + t.height * (s + 1) / strips
+                guard stripEnd > stripStart else { continue }
                 let shelf = batches[tile.batch].shelves[tile.shelf]
                 let atlasRowBytes = shelf.used * 4
                 let origin = base.assumingMemoryBound(to: UInt8.self) + batches[tile.batch].shelfStaging[tile.shelf]
                     + (tile.atlasY - shelf.y) * atlasRowBytes + tile.atlasX * 4
+                // The masks of the pieces crossing the strip, each piece's in `maskRanges`.
+                let run = runs[tile.run].pieces
+                worker.placedMasks.removeAll(keepingCapacity: true)
+                worker.maskRanges.removeAll(keepingCapacity: true)
+                for i in run {
+                    let start = worker.placedMasks.count
+                    defer { worker.maskRanges.append(start ..< worker.placedMasks.count) }
+                    let r = pieces[i].rect
+                    guard r.y < stripEnd, r.y + r.height > stripStart, r.x < t.x + t.width, r.x + r.width > t.x
+                    else { continue }
+                    let p = paths[pieces[i].path]
+                    stores[p.store].placedGlyphs.withUnsafeBufferPointer { glyphs in
+                        for g in p.glyphs {
+                            guard let mask = worker.glyphMasks.mask(for: glyphs[g]) else { continue }
+                            worker.placedMasks.append(PlacedMask(mask: mask, x: glyphs[g].x, y: glyphs[g].y))
+                        }
+                    }
+                }
                 var rowStart = stripStart
                 while rowStart < stripEnd {
                     let rowEnd = min(rowStart + Self.textBandRows, stripEnd)
@@ -729,44 +754,109 @@ final class RasterAtlasStrategy: PathStrategy {
                     for y in rowStart ..< rowEnd {
                         (origin + (y - t.y) * atlasRowBytes).initialize(repeating: 0, count: t.width * 4)
                     }
-                    for i in runs[tile.run].pieces {
+                    for i in run {
                         let piece = pieces[i]
                         let y0 = max(piece.rect.y, rowStart), y1 = min(piece.rect.y + piece.rect.height, rowEnd)
                         guard y1 > y0 else { continue }
                         let x0 = max(piece.rect.x, t.x), x1 = min(piece.rect.x + piece.rect.width, t.x + t.width)
                         guard x1 > x0 else { continue }
-                        let region = PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
-                        let p = paths[piece.path]
-                        worker.placedMasks.removeAll(keepingCapacity: true)
-                        worker.glyphMasks.releaseEvicted()
-                        stores[p.store].placedGlyphs.withUnsafeBufferPointer { glyphs in
-                            for g in p.glyphs {
-                                guard let mask = worker.glyphMasks.mask(for: glyphs[g]) else { continue }
-                                worker.placedMasks.append(PlacedMask(mask: mask, x: glyphs[g].x, y: glyphs[g].y))
-                            }
-                        }
-                        worker.scratch.ensure(region.area)
-                        let scratch = worker.scratch.pointer
-                        worker.placedMasks.withUnsafeBufferPointer {
-                            worker.accumulator.compose($0, piece: region, out: scratch, rowBytes: region.width)
-                        }
                         if piece.path != lutPath {
                             Self.paintTable(color: colors[piece.path], into: lut)
                             lutPath = piece.path
                         }
-                        let (firsts, lasts) = worker.accumulator.rowExtents
-                        for r in 0 ..< region.height {
-                            let first = Int(firsts[r]), last = Int(lasts[r])
-                            guard last >= first else { continue }
-                            let out = UnsafeMutableRawPointer(origin + (region.y + r - t.y) * atlasRowBytes
-                                                              + (region.x - t.x + first) * 4)
-                            Self.blendRow(coverage: scratch + r * region.width + first, count: last - first + 1,
-                                          table: lut, into: out)
+                        let range = worker.maskRanges[i - run.lowerBound]
+                        worker.placedMasks.withUnsafeBufferPointer { masks in
+                            blendPiece(UnsafeBufferPointer(rebasing: masks[range]),
+                                       region: PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0),
+                                       worker: worker, table: lut, tile: origin, tileRect: t, tileRowBytes: atlasRowBytes)
                         }
                     }
                 }
             }
         }
+    }
+
+    /// Blends one text piece's glyph masks, clipped to `region` (device pixels), into a tile. Masks whose
+    /// columns overlap no other's are blended straight from the mask. Where masks share columns (a kerned
+    /// pair, a combining mark, neighbours' anti-aliased edges) they are first added into the worker's
+    /// scratch (`CoverageAccumulator.compose`) and blended once, as a piece's coverage is the sum of its
+    /// masks: blending them one by one would darken the shared pixels.
+    private func blendPiece(_ masks: UnsafeBufferPointer<PlacedMask>, region: PixelRect, worker: Worker,
+                            table: UnsafePointer<UInt32>, tile: UnsafeMutablePointer<UInt8>, tileRect t: PixelRect,
+                            tileRowBytes: Int) {
+        // The masks' parts inside the region, by first column.
+        // Taken from the worker (not copied: the buffer stays unique) and handed back, for its capacity.
+        var clipped: [ClippedMask] = []
+        swap(&clipped, &worker.clippedMasks)
+        clipped.removeAll(keepingCapacity: true)
+        defer { swap(&clipped, &worker.clippedMasks) }
+        let rx1 = region.x + region.width, ry1 = region.y + region.height
+        for (k, m) in masks.enumerated() {
+            let gx = m.x + Int(m.mask.left), gy = m.y + Int(m.mask.top)
+            let c0 = max(region.x, gx), c1 = min(rx1, gx + Int(m.mask.width))
+            let r0 = max(region.y, gy), r1 = min(ry1, gy + Int(m.mask.height))
+            guard c0 < c1, r0 < r1 else { continue }
+            clipped.append(ClippedMask(index: k, c0: c0, c1: c1, r0: r0, r1: r1))
+        }
+        // Insertion sort: a line's glyphs are in order already, but for right-to-left runs and marks.
+        if clipped.count > 1 {
+            for i in 1 ..< clipped.count {
+                let m = clipped[i]
+                var j = i
+                while j > 0, clipped[j - 1].c0 > m.c0 {
+                    clipped[j] = clipped[j - 1]
+                    j -= 1
+                }
+                clipped[j] = m
+            }
+        }
+        var i = 0
+        while i < clipped.count {
+            var j = i + 1, end = clipped[i].c1
+            while j < clipped.count, clipped[j].c0 < end {
+                end = max(end, clipped[j].c1)
+                j += 1
+            }
+            defer { i = j }
+            if j == i + 1 {
+                let c = clipped[i], m = masks[c.index]
+                let gx = m.x + Int(m.mask.left), gy = m.y + Int(m.mask.top), width = Int(m.mask.width)
+                let texels = m.mask.texels!
+                for r in c.r0 ..< c.r1 {
+                    Self.blendRow(coverage: texels + (r - gy) * width + (c.c0 - gx), count: c.c1 - c.c0, table: table,
+                                  into: UnsafeMutableRawPointer(tile + (r - t.y) * tileRowBytes + (c.c0 - t.x) * 4))
+                }
+                continue
+            }
+            // A group sharing columns: added up over its box, then blended row extent by row extent.
+            var top = Int.max, bottom = Int.min
+            worker.groupMasks.removeAll(keepingCapacity: true)
+            for c in clipped[i ..< j] {
+                top = min(top, c.r0)
+                bottom = max(bottom, c.r1)
+                worker.groupMasks.append(masks[c.index])
+            }
+            let box = PixelRect(x: clipped[i].c0, y: top, width: end - clipped[i].c0, height: bottom - top)
+            worker.scratch.ensure(box.area)
+            let scratch = worker.scratch.pointer
+            worker.groupMasks.withUnsafeBufferPointer {
+                worker.accumulator.compose($0, piece: box, out: scratch, rowBytes: box.width)
+            }
+            let (firsts, lasts) = worker.accumulator.rowExtents
+            for r in 0 ..< box.height {
+                let first = Int(firsts[r]), last = Int(lasts[r])
+                guard last >= first else { continue }
+                Self.blendRow(coverage: scratch + r * box.width + first, count: last - first + 1, table: table,
+                              into: UnsafeMutableRawPointer(tile + (box.y + r - t.y) * tileRowBytes
+                                                            + (box.x + first - t.x) * 4))
+            }
+        }
+    }
+
+    /// A glyph mask's part inside a region: mask `index`, device columns c0..<c1 and rows r0..<r1.
+    struct ClippedMask {
+        var index: Int
+        var c0: Int, c1: Int, r0: Int, r1: Int
     }
 
     /// Rows of a text tile a worker finishes before going on: 64 rows of a 1024-wide tile are 256 KiB, which
