@@ -1352,6 +1352,36 @@ scene("text-bench-like", [fill({"rect": [0, 0, 256, 256]}, "#FFFFFF")] + [
          baseline=(-40 + (i * 37) % 200, 10 + (i * 23) % 250)) for i in range(24)], size=(256, 256))
 
 
+# Text runs: consecutive text draws whose boxes pile up are composited on the CPU into tiles in the GLES raster
+# atlas's paint form (RasterAtlasStrategy.textRunMinOverdraw); these check the tile against the reference's
+# draw-by-draw compositing: translucent inks over a tinted background, two runs around a shape (draw order),
+# a frame wider than one tile, a stack of faint lines (left out of a run that starts from transparent), and a
+# run over an earlier draw (starting from transparent).
+def run_line(i, alpha, size_span=23, height=256):
+    return text("The quick brown fox 0123456789", family("DejaVu Sans", 8 + (i * 7) % size_span),
+                solid("#%02X%02X%02X%02X" % ((i * 53) % 256, (i * 97) % 256, (i * 31) % 256, alpha(i))),
+                baseline=(-60 + (i * 37) % 260, 12 + (i * 23) % (height - 16)))
+
+
+scene("text-run-dense", [fill({"rect": [0, 0, 256, 256]}, "#F4F1E8")]
+      + [run_line(i, lambda i: 128 + (i * 41) % 128) for i in range(60)], size=(256, 256))
+scene("text-run-around-shape", [fill({"rect": [0, 0, 256, 256]}, "#FFFFFF")]
+      + [run_line(i, lambda i: 160 + (i * 29) % 96) for i in range(30)]
+      + [fill({"rect": [40, 60, 176, 120]}, "#3366CC99")]
+      + [run_line(i + 30, lambda i: 160 + (i * 29) % 96) for i in range(30)], size=(256, 256))
+scene("text-run-two-tiles", [fill({"rect": [0, 0, 1100, 96]}, "#FFFFFF")]
+      + [text("The quick brown fox jumps over the lazy dog 0123456789",
+              family("DejaVu Sans", 10 + (i * 5) % 17),
+              solid("#%02X%02X%02X%02X" % ((i * 53) % 256, (i * 97) % 256, (i * 31) % 256, 150 + (i * 37) % 106)),
+              baseline=(-80 + (i * 131) % 900, 12 + (i * 19) % 80)) for i in range(70)], size=(1100, 96))
+scene("text-run-faint-stack", [fill({"rect": [0, 0, 192, 64]}, "#FFFFFF"), fill({"rect": [4, 20, 120, 30]}, "#4060A0")]
+      + [text("Faint stack", family("DejaVu Sans", 24), solid("#20203A" if i % 4 else "#C0C8F0"),
+              baseline=(8 + (i % 3), 40)) for i in range(8)]
+      + [text("Faint stack", family("DejaVu Sans", 24), solid("#F4F4F840"), baseline=(8 + (i % 3), 40))
+         for i in range(4)], size=(192, 64))
+scene("text-run-over-drawing", [fill({"rect": [0, 0, 256, 128]}, "#FFFFFF"), fill({"rect": [16, 16, 224, 96]}, "#2A6F4DCC")]
+      + [run_line(i, lambda i: 140 + (i * 41) % 116, height=128) for i in range(40)], size=(256, 128))
+
 
 # --- symbols: resources.symbols and the symbol op (draw(_:at:anchor:), draw(_:in:)) ------------------------
 def symbol_scene(name, symbols, commands, **kw):

@@ -464,6 +464,10 @@ struct CommandBuffer: CustomStringConvertible {
     var readsBack = true
     /// Device pixels the cover draws blend (the sum of their rectangles): the main GL cost on llvmpipe.
     var coveredPixels = 0
+    /// Text tiles of the raster atlas's paint form (`RasterAtlasStrategy`, text runs composited on the CPU):
+    /// how many, and the text pieces composited into them.
+    var textTiles = 0
+    var textTilePieces = 0
     /// The parts of this frame already replayed, as text, oldest first. A frame whose staging would grow
     /// past a strategy's budget is planned and replayed in parts (`FrameEncoding.submitPart`), so that its
     /// memory stays bounded however much it draws; the buffer then holds the last part.
@@ -497,6 +501,8 @@ struct CommandBuffer: CustomStringConvertible {
         instanceBufferSize = 0
         readsBack = true
         coveredPixels = 0
+        textTiles = 0
+        textTilePieces = 0
     }
 
     /// Draw calls of the whole frame, replayed parts included.
@@ -569,6 +575,9 @@ struct CommandBuffer: CustomStringConvertible {
         var lines = ["CommandBuffer: \(plural(passes.count, "pass")), "
             + "\(plural(drawCallCount, "draw call")), \(plural(uploadCount, "upload")) (\(bytes(uploadBytes))), "
             + "\(plural(instanceCount, "instance")), \(plural(coveredPixels, "covered pixel")), \(plural(textures.count, "texture"))"]
+        if textTiles > 0 {
+            lines.append("  \(plural(textTiles, "text tile")) composited on the CPU from \(plural(textTilePieces, "text piece"))")
+        }
         for t in textures { lines.append("  texture \(t.ref) \(t.desc)") }
         for (i, pass) in passes.enumerated() {
             var head = "  pass \(i) → \(pass.target) load: \(pass.load)"

@@ -79,17 +79,35 @@ final class RasterAtlasStrategy: PathStrategy {
     private var batches: [Batch] = []
     /// Paint form: each path's colour as 8.24 fixed point (kept across frames for its capacity).
     private var paintColors: [SIMD4<UInt32>] = []
-    /// Paint form: the part's runs of text pieces composited on the CPU, and their tiles (`findTextRuns`).
+    /// Paint form: the frame's runs of text pieces composited on the CPU (`findFrameTextRuns`).
+    private var frameTextRuns: [FrameTextRun] = []
+    private struct FrameTextRun {
+        var pieces: Range<Int>
+        var box: PixelRect
+        /// The texel every tile of the run starts from: the frame's clear colour (`TextRun`).
+        var base: UInt32
+    }
+    /// The part's text runs and their tiles, with part-local piece indices (`selectTextRuns`).
     private var textRuns: [TextRun] = []
     private var textTiles: [TextTile] = []
     /// Per piece of the part: it belongs to a text run (it gets no bands of its own).
     private var inTextRun: [Bool] = []
 
     /// Paint form: consecutive text pieces whose boxes pile up are composited source-over on the CPU, in
-    /// draw order, into tiles of premultiplied BGRA8 (`TextRun`), each drawn as one rectangle like a band.
+    /// draw order, into tiles of premultiplied BGRA8, each drawn source-over as one rectangle like a band.
+    ///
+    /// Only where the frame still holds its clear colour under the whole run, and that colour is opaque
+    /// (S6-text; a chart's labels on its background) or transparent: the tile then starts from that colour,
+    /// each draw is blended and rounded to 8 bits as the frame's own blend would round it, and the tile
+    /// replaces the pixels (opaque) or lands on transparent ones. That is the arithmetic of drawing one by
+    /// one. A tile that started transparent over pixels already drawn would stand for the draws only up to
+    /// rounding (source-over is associative in exact arithmetic, not in 8 bits): 70 lines piled ten deep
+    /// that way differed from the reference in 0.25 % of the pixels by more than 2 levels, and eight
+    /// overlapping lines over a rectangle in 0.15 %, both past the default bar. Such runs keep their bands.
     private struct TextRun {
         var pieces: Range<Int>
         var tiles: Range<Int>
+        var base: UInt32
     }
 
     /// A tile of a text run: at most `maxPiece`, placed in the atlas like a band.
@@ -262,19 +280,35 @@ final class RasterAtlasStrategy: PathStrategy {
             }
         }
 
+        // Text runs are found over the whole frame, so that parts do not change which pieces are composited
+        // on the CPU: a run is never split between parts and counts as its bounding box, what it stages.
+        findFrameTextRuns(paths, frame: frame, enabled: paint && frame.placements == nil)
+        var nextRun = 0
+        /// The frame pieces from `i` that go into a part together, and the box pixels they stage.
+        func unit(at i: Int) -> (end: Int, area: Int) {
+            while nextRun < frameTextRuns.count, frameTextRuns[nextRun].pieces.upperBound <= i { nextRun += 1 }
+            if nextRun < frameTextRuns.count, frameTextRuns[nextRun].pieces.lowerBound == i {
+                return (frameTextRuns[nextRun].pieces.upperBound, frameTextRuns[nextRun].box.area)
+            }
+            return (i + 1, framePieces[i].rect.area)
+        }
+
         // Steps 2–5 per part of at most `partPixels` box pixels, each replayed before the next is staged.
         var start = 0
         while start < framePieces.count {
-            var end = start + 1, area = framePieces[start].rect.area
-            while end < framePieces.count, area + framePieces[end].rect.area <= partPixels {
-                area += framePieces[end].rect.area
-                end += 1
+            var (end, area) = unit(at: start)
+            while end < framePieces.count {
+                let next = unit(at: end)
+                guard area + next.area <= partPixels else { break }
+                area += next.area
+                end = next.end
             }
             if start > 0 { try frame.submitPart(&cb, timings: &timings) }
             // A frame that cannot be replayed in parts (hoisted layers' content) is staged whole.
             if frame.replay == nil { end = framePieces.count }
             pieces.removeAll(keepingCapacity: true)
             pieces.append(contentsOf: framePieces[start ..< end])
+            selectTextRuns(framePieces: start ..< end)
             var none: CoverageSet?
             encodePart(paths, stores: stores, frame: frame, format: format, into: &cb, general: &none)
             start = end
@@ -292,8 +326,12 @@ final class RasterAtlasStrategy: PathStrategy {
         let pad = paint ? 0 : CoverageAccumulator.bandPadding
         let pipeline: Pipeline = paint ? .atlasBlit : .atlasCover
 
-        // Text runs (paint form, not in a hoisted layer): their pieces get no bands here, see step 4.
-        findTextRuns(paths, enabled: paint && frame != nil && frame?.placements == nil)
+        // The part's text runs (`selectTextRuns`; none in the coverage form): their pieces get no bands here,
+        // see step 4.
+        if !paint {
+            frameTextRuns.removeAll(keepingCapacity: true)
+            selectTextRuns(framePieces: 0 ..< pieces.count)
+        }
         let inTextRun = self.inTextRun
 
         // 2. Coverage and bands, on all cores.
@@ -575,6 +613,8 @@ final class RasterAtlasStrategy: PathStrategy {
                 }
             }
             if !textTiles.isEmpty {
+                cb.textTiles += textTiles.count
+                for run in textRuns { cb.textTilePieces += run.pieces.count }
                 compositeTextRuns(paths, stores: stores, strips: max(1, ranges.count), batches: batchList,
                                   stagingBase: stagingBase)
             }
@@ -661,48 +701,77 @@ final class RasterAtlasStrategy: PathStrategy {
         }
     }
 
-    /// Finds the part's text runs: maximal runs of consecutive pieces drawn from glyph masks, at least two,
-    /// whose boxes add up to `textRunMinOverdraw` times their bounding box. Each run's box is cut into tiles
-    /// of at most `maxPiece`.
-    private func findTextRuns(_ paths: [PreparedPath], enabled: Bool) {
-        textRuns.removeAll(keepingCapacity: true)
-        textTiles.removeAll(keepingCapacity: true)
-        inTextRun.removeAll(keepingCapacity: true)
-        inTextRun.append(contentsOf: repeatElement(false, count: pieces.count))
+    /// Finds the frame's text runs: maximal runs of consecutive pieces drawn from glyph masks, at least two,
+    /// whose boxes add up to `textRunMinOverdraw` times their bounding box, over pixels that still hold a
+    /// clear colour that is opaque or transparent (`TextRun`).
+    private func findFrameTextRuns(_ paths: [PreparedPath], frame: FrameEncoding, enabled: Bool) {
+        frameTextRuns.removeAll(keepingCapacity: true)
         guard enabled else { return }
-        var i = 0
-        while i < pieces.count {
-            guard !paths[pieces[i].path].glyphs.isEmpty else {
-                i += 1
-                continue
-            }
+        let clear = frame.clearColor
+        let clearIsPlain = frame.target == .frame && (clear.a == 1 || (clear.a == 0 && clear.r == 0
+            && clear.g == 0 && clear.b == 0))
+        func texel(_ c: RGBA) -> UInt32 {
+            // As `paintTable` stores full coverage: round(channel × 255) through 8.24 fixed point.
+            func byte(_ v: Float) -> UInt32 { (255 * UInt32((min(max(v, 0), 1) * 16_777_216).rounded()) + (1 << 23)) >> 24 }
+            return byte(c.b) | byte(c.g) << 8 | byte(c.r) << 16 | byte(c.a) << 24
+        }
+        let isText = { (k: Int) in !paths[self.framePieces[k].path].glyphs.isEmpty }
+        /// The text pieces from `i` on, as a run if they qualify.
+        func run(from i: Int) -> (end: Int, run: FrameTextRun?) {
             var j = i, area = 0
             var x0 = Int.max, y0 = Int.max, x1 = Int.min, y1 = Int.min
-            while j < pieces.count, !paths[pieces[j].path].glyphs.isEmpty {
-                let r = pieces[j].rect
+            while j < framePieces.count, isText(j) {
+                let r = framePieces[j].rect
                 area += r.area
                 x0 = min(x0, r.x); y0 = min(y0, r.y)
                 x1 = max(x1, r.x + r.width); y1 = max(y1, r.y + r.height)
                 j += 1
             }
-            let boxArea = (x1 - x0) * (y1 - y0)
-            if j - i >= 2, Double(area) >= Self.textRunMinOverdraw * Double(boxArea) {
-                let first = textTiles.count
-                var y = y0
-                while y < y1 {
-                    let h = min(maxPiece.height, y1 - y)
-                    var x = x0
-                    while x < x1 {
-                        let w = min(maxPiece.width, x1 - x)
-                        textTiles.append(TextTile(run: textRuns.count, rect: PixelRect(x: x, y: y, width: w, height: h)))
-                        x += w
-                    }
-                    y += h
-                }
-                textRuns.append(TextRun(pieces: i ..< j, tiles: first ..< textTiles.count))
-                for k in i ..< j { inTextRun[k] = true }
+            guard j - i >= 2 else { return (j, nil) }
+            let box = PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+            guard Double(area) >= Self.textRunMinOverdraw * Double(box.area) else { return (j, nil) }
+            return (j, FrameTextRun(pieces: i ..< j, box: box, base: 0))
+        }
+        var i = 0
+        while i < framePieces.count {
+            guard isText(i) else {
+                i += 1
+                continue
             }
-            i = j
+            let (end, candidate) = run(from: i)
+            if var candidate, clearIsPlain,
+               !framePieces[0 ..< i].contains(where: { candidate.box.intersection($0.rect) != nil }) {
+                candidate.base = texel(clear)
+                frameTextRuns.append(candidate)
+            }
+            i = end
+        }
+    }
+
+    /// The text runs among the frame pieces `part` (whole runs: parts never split one), with part-local
+    /// piece indices, each run's box cut into tiles of at most `maxPiece`.
+    private func selectTextRuns(framePieces part: Range<Int>) {
+        textRuns.removeAll(keepingCapacity: true)
+        textTiles.removeAll(keepingCapacity: true)
+        inTextRun.removeAll(keepingCapacity: true)
+        inTextRun.append(contentsOf: repeatElement(false, count: part.count))
+        for run in frameTextRuns where part.contains(run.pieces.lowerBound) {
+            let local = run.pieces.lowerBound - part.lowerBound ..< run.pieces.upperBound - part.lowerBound
+            let first = textTiles.count
+            let b = run.box
+            var y = b.y
+            while y < b.y + b.height {
+                let h = min(maxPiece.height, b.y + b.height - y)
+                var x = b.x
+                while x < b.x + b.width {
+                    let w = min(maxPiece.width, b.x + b.width - x)
+                    textTiles.append(TextTile(run: textRuns.count, rect: PixelRect(x: x, y: y, width: w, height: h)))
+                    x += w
+                }
+                y += h
+            }
+            textRuns.append(TextRun(pieces: local, tiles: first ..< textTiles.count, base: run.base))
+            for k in local { inTextRun[k] = true }
         }
     }
 
@@ -751,8 +820,10 @@ final class RasterAtlasStrategy: PathStrategy {
                 while rowStart < stripEnd {
                     let rowEnd = min(rowStart + Self.textBandRows, stripEnd)
                     defer { rowStart = rowEnd }
+                    let base = runs[tile.run].base
                     for y in rowStart ..< rowEnd {
-                        (origin + (y - t.y) * atlasRowBytes).initialize(repeating: 0, count: t.width * 4)
+                        UnsafeMutableRawPointer(origin + (y - t.y) * atlasRowBytes)
+                            .initializeMemory(as: UInt32.self, repeating: base, count: t.width)
                     }
                     for i in run {
                         let piece = pieces[i]
