@@ -2,7 +2,7 @@
 // pixel step, then copied to every place it is drawn.
 //
 // Design note. Text lowered as glyph placements (`TextLowering.place`) reaches the raster atlas as a list of
-// (cache key, pixel, outline). A worker turns each outline into an R8 mask with its own `CoverageAccumulator`
+// (pixel, outline, mask slots). A worker turns each outline into an R8 mask with its own `CoverageAccumulator`
 // the first time it meets it (the outline is already at the glyph's quarter-pixel step, so the mask is exact
 // for every pixel it is placed at), and a text piece's coverage is then the sum of its glyphs' masks
 // (`CoverageAccumulator.compose`) instead of an accumulation over the line's whole box. Measured on

@@ -20,7 +20,8 @@
 // 3. In order: bands are shelf-packed into a 2048-wide atlas; a full atlas starts a new batch.
 // 4. On all cores: band rows are copied from the arenas into the staging of their shelf (in the paint form,
 //    through a per-path table from coverage to premultiplied BGRA8 colour × coverage).
-// 5. Per batch: upload the used part of each shelf, draw the batch's instances.
+// 5. Per batch: upload the used part of each shelf, draw the batch's instances (bands and text tiles, in
+//    draw order).
 // Steps 2–5 run per part of the frame's pieces (`partPixels`): a part is replayed before the next is staged.
 //
 // The paint form (`paint`, llvmpipe's default) is shaped for Mesa's linear rasterizer: see the design note
@@ -34,6 +35,13 @@
 // instances 3863 → 6635, frame 44.4 → 39.5 ms (submit 5.9 → 4.5, gpu 17.5 → 15.0 ms); the image is
 // byte-identical. Only fills and strokes from `Lowering.solidStrokeWidth` are searched: S2's thin strokes
 // have no interiors, and looking for them cost its resolve and band search time for nothing.
+//
+// Also in the paint form, text runs (`TextRun`): a line of text is mostly blank between and around its
+// glyphs, so its bands are ~3× its inked pixels, and 500 piled lines (S6-text) baked, uploaded and blended
+// 7.5 M band texels a frame. Consecutive text pieces that pile up over the clear colour are instead
+// composited on the CPU, straight from their glyph masks, into tiles that start from that colour, and each
+// tile is one rectangle: the frame went from ~10 to ~4 ms (`bench --stages`, interleaved with the build
+// before), within one level of the bytes the line-by-line route gives (S6-text: mean difference 0.0002).
 
 import Foundation
 
