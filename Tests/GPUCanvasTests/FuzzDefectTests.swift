@@ -407,4 +407,15 @@ final class FuzzDefectTests: XCTestCase {
         assertSame(drawn, maxDiff: Self.barMaxDiff, over2: Self.barOver2)
         XCTAssertGreaterThan(alpha(drawn[0].image, 4, 4), 0)
     }
+
+    /// Text placed at x = 1.7 × 10³⁰⁸: its glyphs' device origins overflowed to infinity and snapping them
+    /// to a quarter pixel trapped (a crash on every backend). Such glyphs reach no target: the frame draws
+    /// the rest, the same on every backend. Found by a text-only fuzz run, seed 77, scene 64.
+    func testTextBeyondDoubleRangeDrawsNothingInsteadOfCrashing() throws {
+        let json = #"{"format": "gpucanvas-scene/1", "size": [64, 32], "commands": [{"op": "fill", "path": {"rect": [0, 0, 8, 8]}, "shading": {"color": "red"}}, {"op": "text", "text": "Hello fi ffl", "font": {"family": "DejaVu Serif", "size": 10.7}, "at": [1.7e308, 16]}, {"op": "text", "text": "far", "font": {"size": 10}, "at": [-1e300, 1e300]}]}"#
+        let drawn = try renderAll(json)
+        assertSame(drawn, maxDiff: 0, over2: 0)
+        XCTAssertEqual(alpha(drawn[0].image, 4, 4), 255)
+        XCTAssertEqual(alpha(drawn[0].image, 40, 16), 0)
+    }
 }

@@ -259,7 +259,7 @@ enum TextLowering {
                 face = f
                 faceID = g.faceID
             }
-            let (key, ix, iy) = snapped(g, origin: text.origin, transform: m, faceID: faceID)
+            guard let (key, ix, iy) = snapped(g, origin: text.origin, transform: m, faceID: faceID) else { continue }
             let b = cache.entry(for: key) ?? cachedOutline(key, face: face!, cache: cache)
             guard !b.isEmpty, ix + b.maxX > vx0, ix + b.minX < vx1, iy + b.maxY > vy0, iy + b.minY < vy1 else { continue }
             glyphs.append(PlacedGlyph(x: Int(ix), y: Int(iy), outline: b.outline, maskSlots: b.maskSlots))
@@ -272,12 +272,14 @@ enum TextLowering {
     }
 
     /// An upright glyph's cache key and the whole device pixel its cached outline moves to: the origin snapped
-    /// to a quarter pixel across and a whole pixel down.
+    /// to a quarter pixel across and a whole pixel down. Nil for an origin more than 2³⁰ px away (or not
+    /// finite: text at x = 1.7e308, from the fuzzer), which no target reaches.
     private static func snapped(_ g: PositionedGlyph, origin: CGPoint, transform m: CGAffineTransform, faceID: Int)
-        -> (GlyphPolygonCache.Key, Double, Double) {
+        -> (GlyphPolygonCache.Key, Double, Double)? {
         let ux = Double(origin.x) + g.x, uy = Double(origin.y) + g.y
         let em = g.size * Double(m.a)
         let px = Double(m.a) * ux + Double(m.tx), py = Double(m.d) * uy + Double(m.ty)
+        guard abs(px) < 0x1p30, abs(py) < 0x1p30 else { return nil }
         let qx = (px * subpixelSteps).rounded() / subpixelSteps
         let ix = qx.rounded(.down), iy = py.rounded()
         let step = UInt8((qx - ix) * subpixelSteps)
@@ -318,7 +320,7 @@ enum TextLowering {
                 continue
             }
             if upright, em <= maxCachedEm {
-                let (key, ix, iy) = snapped(g, origin: text.origin, transform: m, faceID: face.id)
+                guard let (key, ix, iy) = snapped(g, origin: text.origin, transform: m, faceID: face.id) else { continue }
                 let shape = cachedOutline(key, face: face, cache: cache).outline._withUnsafeGuaranteedRef { $0.polygons }
                 guard !shape.isEmpty, ix + shape.maxX > vx0, ix + shape.minX < vx1,
                       iy + shape.maxY > vy0, iy + shape.minY < vy1 else { continue }
