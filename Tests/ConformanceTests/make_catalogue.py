@@ -1352,11 +1352,11 @@ scene("text-bench-like", [fill({"rect": [0, 0, 256, 256]}, "#FFFFFF")] + [
          baseline=(-40 + (i * 37) % 200, 10 + (i * 23) % 250)) for i in range(24)], size=(256, 256))
 
 
-# Text runs: consecutive text draws whose boxes pile up are composited on the CPU into tiles in the GLES raster
-# atlas's paint form (RasterAtlasStrategy.textRunMinOverdraw); these check the tile against the reference's
-# draw-by-draw compositing: translucent inks over a tinted background, two runs around a shape (draw order),
-# a frame wider than one tile, a stack of faint lines (left out of a run that starts from transparent), and a
-# run over an earlier draw (starting from transparent).
+# Text runs: consecutive text draws whose boxes pile up over the clear colour are composited on the CPU into
+# tiles in the GLES raster atlas's paint form (RasterAtlasStrategy.TextRun); these check the tile against the
+# reference's draw-by-draw compositing: translucent inks over a tinted background, a run and then a shape and
+# more text over it (draw order), a frame wider than one tile; and text piled over earlier draws (a rectangle
+# under a stack of lines, some faint; a translucent panel), which keeps its bands.
 def run_line(i, alpha, size_span=23, height=256):
     return text("The quick brown fox 0123456789", family("DejaVu Sans", 8 + (i * 7) % size_span),
                 solid("#%02X%02X%02X%02X" % ((i * 53) % 256, (i * 97) % 256, (i * 31) % 256, alpha(i))),
