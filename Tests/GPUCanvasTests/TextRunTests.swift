@@ -99,8 +99,8 @@ final class TextRunTests: XCTestCase {
     /// while its strip is composited: masks evicted mid-strip stay valid until the strip is done, so the
     /// frame still matches the reference, and the cache stays within its bound.
     func testMasksEvictedWhileCompositingStayValid() throws {
-        // ~1000 placements of 62 letters at 8 sizes of 180–250 px and 4 subpixel steps: ~20 KiB a mask and
-        // some 900 distinct ones, more than the two workers' 2 × 8 MiB.
+        // ~1500 placements of 62 letters at 8 sizes of 180–250 px and 4 subpixel steps: ~20 KiB a mask, more
+        // distinct ones than the two workers' 2 × 8 MiB hold.
         let size = CGSize(width: 1024, height: 1024)
         let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
         let draw: (inout GraphicsContext, CGSize) -> Void = { ctx, _ in
@@ -119,7 +119,11 @@ final class TextRunTests: XCTestCase {
         let dump = try XCTUnwrap(gl.lastGPUCommandDump)
         XCTAssertTrue(dump.contains("text tile"), dump)
         let stats = gl.glyphCacheStatistics
-        XCTAssertLessThan(stats.masks, stats.maskMisses, "\(stats): a cache started over within the frame")
+        // Two workers (this project's CI) each meet over 8 MiB of masks; with more, each meets less and may
+        // never fill its cache, so only the comparison with the reference below holds everywhere.
+        if ProcessInfo.processInfo.activeProcessorCount <= 2 {
+            XCTAssertLessThan(stats.masks, stats.maskMisses, "\(stats): a cache started over within the frame")
+        }
         XCTAssertLessThanOrEqual(stats.maskBytes, 8 * GlyphMaskCache.maxBytes, "\(stats)")
         let d = image.difference(from: try CanvasRenderer(backend: .reference).render(size: size, draw))
         XCTAssertTrue(d.meetsDefaultBar, "\(d)")
