@@ -140,6 +140,27 @@ final class TextRunTests: XCTestCase {
         XCTAssertTrue(try XCTUnwrap(parts.lastGPUCommandDump).contains("text tile"))
     }
 
+    /// A run whose box would pass `textRunMaxArea` is cut where it would: thirty lines in the top half fit
+    /// a limit of 256 × 130 px and become a tile; the thirty below start over their pieces and keep their
+    /// bands. So a run's staging stays within the limit (by default 2²⁵ px, what a part stages), and the frame
+    /// still matches the reference. Unlimited, the sixty lines are one tile.
+    func testRunsAreCutAtTheirAreaLimit() throws {
+        let size = CGSize(width: 256, height: 256)
+        let draw: (inout GraphicsContext, CGSize) -> Void = { ctx, size in
+            Self.lines(count: 30, top: 0, height: 112)(&ctx, size)
+            Self.lines(count: 30, top: 128, height: 128, seed: 30, background: false)(&ctx, size)
+        }
+        let limited = try CanvasRenderer(gles: Self.mesaAtlas, textRunAreaLimit: 256 * 130)
+        let image = try limited.render(size: size, draw)
+        let dump = try XCTUnwrap(limited.lastGPUCommandDump)
+        XCTAssertTrue(dump.contains("1 text tile composited on the CPU from 30 text pieces"), dump)
+        let whole = try CanvasRenderer(backend: .gles(Self.mesaAtlas))
+        _ = try whole.render(size: size, draw)
+        XCTAssertTrue(try XCTUnwrap(whole.lastGPUCommandDump).contains("1 text tile composited on the CPU from 60 text pieces"))
+        let d = image.difference(from: try CanvasRenderer(backend: .reference).render(size: size, draw))
+        XCTAssertTrue(d.meetsDefaultBar, "\(d)")
+    }
+
     /// `render(_:scale:into:)` gives the pixels `render(_:scale:)` gives and, from the second frame of the
     /// same size on, writes them into the image's own memory.
     func testRenderingIntoAnImageReusesItsPixels() throws {

@@ -219,7 +219,8 @@ final class GLESBackend: RenderBackend {
     /// `atlasSizeLimit` (tests): atlases no larger than this, so that a small scene fills several.
     /// `partPixelLimit` (tests): raster-atlas frames are staged and replayed in parts of at most this many
     /// box pixels (`RasterAtlasStrategy.partPixels`), so that a small scene takes several.
-    init(options: GLESOptions, atlasSizeLimit: Int? = nil, partPixelLimit: Int? = nil,
+    /// `textRunAreaLimit` (tests): text runs' boxes hold at most this many pixels (`textRunMaxArea`).
+    init(options: GLESOptions, atlasSizeLimit: Int? = nil, partPixelLimit: Int? = nil, textRunAreaLimit: Int? = nil,
          features: Lowering.Features = .drawnByBothBackends) throws {
         self.options = options
         planner = Planner(features: features)
@@ -250,7 +251,8 @@ final class GLESBackend: RenderBackend {
             strategy = RasterAtlasStrategy(format: format, paint: paint,
                                            maxTextureSize: min(context.maxTextureSize, atlasSizeLimit ?? .max),
                                            workers: planner.workers,
-                                           partPixels: partPixelLimit ?? RasterAtlasStrategy.defaultPartPixels)
+                                           partPixels: partPixelLimit ?? RasterAtlasStrategy.defaultPartPixels,
+                                           textRunMaxArea: textRunAreaLimit ?? RasterAtlasStrategy.defaultTextRunMaxArea)
         case .gpuTessellation:
             strategy = TessellationStrategy(maxTextureSize: min(context.maxTextureSize, atlasSizeLimit ?? .max))
         }

@@ -138,6 +138,12 @@ final class RasterAtlasStrategy: PathStrategy {
     /// pixels (~0.6 ns); the tile costs its own zeroing, upload and one blend (~0.7 ns a tile pixel). So a
     /// tile pays from about 1.5 layers of text: the odd label far from the next keeps its bands.
     static let textRunMinOverdraw = 2.0
+    /// Most pixels a run's box may hold (`textRunMaxArea`, lowered by tests): its tiles are staged whole (4 bytes a pixel), so this is the staging
+    /// a part holds by default (`defaultPartPixels`, 128 MiB), whatever the renderer's own part limit (runs do
+    /// not depend on it, so that a frame gives the same bytes in parts). Dense text over a 16384² canvas would
+    /// otherwise stage 1 GiB at once; it is cut into runs of at most this box.
+    static let defaultTextRunMaxArea = defaultPartPixels
+    let textRunMaxArea: Int
 
     private struct Piece {
         var path: Int
@@ -226,9 +232,10 @@ final class RasterAtlasStrategy: PathStrategy {
     }
 
     init(format: TextureFormat = .r8, paint: Bool = false, maxTextureSize: Int, workers: Int,
-         partPixels: Int = defaultPartPixels) {
+         partPixels: Int = defaultPartPixels, textRunMaxArea: Int = defaultTextRunMaxArea) {
         self.format = format
         self.partPixels = partPixels
+        self.textRunMaxArea = textRunMaxArea
         self.paint = paint && format == .r8
         atlasWidth = min(2048, maxTextureSize)
         atlasMaxHeight = min(8192, maxTextureSize)
@@ -730,9 +737,12 @@ final class RasterAtlasStrategy: PathStrategy {
             var x0 = Int.max, y0 = Int.max, x1 = Int.min, y1 = Int.min
             while j < framePieces.count, isText(j) {
                 let r = framePieces[j].rect
+                let nx0 = min(x0, r.x), ny0 = min(y0, r.y)
+                let nx1 = max(x1, r.x + r.width), ny1 = max(y1, r.y + r.height)
+                // A run stages its box: past `textRunMaxArea` the next piece starts another candidate.
+                if j > i, (nx1 - nx0) * (ny1 - ny0) > textRunMaxArea { break }
                 area += r.area
-                x0 = min(x0, r.x); y0 = min(y0, r.y)
-                x1 = max(x1, r.x + r.width); y1 = max(y1, r.y + r.height)
+                (x0, y0, x1, y1) = (nx0, ny0, nx1, ny1)
                 j += 1
             }
             guard j - i >= 2 else { return (j, nil) }

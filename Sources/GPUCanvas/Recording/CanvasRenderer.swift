@@ -29,10 +29,13 @@ public final class CanvasRenderer {
     let implementation: RenderBackend
 
     /// A GLES renderer whose atlases are at most `atlasSizeLimit` texels a side and whose raster-atlas
-    /// frames are replayed in parts of at most `partPixelLimit` box pixels (tests of the batching).
-    init(gles options: GLESOptions, atlasSizeLimit: Int? = nil, partPixelLimit: Int? = nil) throws {
+    /// frames are replayed in parts of at most `partPixelLimit` box pixels, and whose text runs' boxes hold at
+    /// most `textRunAreaLimit` pixels (tests of the batching).
+    init(gles options: GLESOptions, atlasSizeLimit: Int? = nil, partPixelLimit: Int? = nil,
+         textRunAreaLimit: Int? = nil) throws {
         backend = .gles(options)
-        implementation = try GLESBackend(options: options, atlasSizeLimit: atlasSizeLimit, partPixelLimit: partPixelLimit)
+        implementation = try GLESBackend(options: options, atlasSizeLimit: atlasSizeLimit, partPixelLimit: partPixelLimit,
+                                         textRunAreaLimit: textRunAreaLimit)
     }
 
     /// A renderer whose lowering lets `features` through (tests of features one backend is still learning).
