@@ -122,14 +122,7 @@ final class Executor {
         }
         let pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { out, initialized in
             out.baseAddress!.initialize(from: mapped.assumingMemoryBound(to: UInt8.self), count: byteCount)
-            if pending.swapRB {
-                out.withMemoryRebound(to: UInt32.self) { words in
-                    for i in words.indices {
-                        let p = words[i]
-                        words[i] = (p & 0xFF00_FF00) | ((p >> 16) & 0xFF) | ((p & 0xFF) << 16)
-                    }
-                }
-            }
+            if pending.swapRB { Self.swapRedAndBlue(out) }
             initialized = byteCount
         }
         glUnmapBuffer(GLenum(GL_PIXEL_PACK_BUFFER))
@@ -152,6 +145,16 @@ final class Executor {
     }
 
     /// Runs `cb` and returns the frame's pixels (when the buffer reads back).
+    /// BGRA8 pixels read as stored (GL_EXT_read_format_bgra) → RGBA8, in place.
+    static func swapRedAndBlue(_ bytes: UnsafeMutableBufferPointer<UInt8>) {
+        bytes.withMemoryRebound(to: UInt32.self) { words in
+            for i in words.indices {
+                let p = words[i]
+                words[i] = (p & 0xFF00_FF00) | ((p >> 16) & 0xFF) | ((p & 0xFF) << 16)
+            }
+        }
+    }
+
     /// Bytes the next readback may go into instead of a new array, when they are its size
     /// (`CanvasRenderer.render(_:scale:into:)`); taken by that readback.
     var readbackDestination: [UInt8]?
@@ -360,14 +363,7 @@ final class Executor {
         func read(into buffer: UnsafeMutableBufferPointer<UInt8>) {
             glReadPixels(0, 0, GLsizei(desc.width), GLsizei(desc.height), GLenum(swapRB ? GL_BGRA_EXT : GL_RGBA),
                          GLenum(GL_UNSIGNED_BYTE), buffer.baseAddress)
-            if swapRB {
-                buffer.withMemoryRebound(to: UInt32.self) { words in
-                    for i in words.indices {
-                        let p = words[i]
-                        words[i] = (p & 0xFF00_FF00) | ((p >> 16) & 0xFF) | ((p & 0xFF) << 16)
-                    }
-                }
-            }
+            if swapRB { Self.swapRedAndBlue(buffer) }
         }
         var pixels: [UInt8]
         if var reused = readbackDestination.take(), reused.count == byteCount {

@@ -255,6 +255,8 @@ final class RasterAtlasStrategy: PathStrategy {
         cutPieces(paths)
         pieces.removeAll(keepingCapacity: true)
         pieces.append(contentsOf: framePieces)
+        frameTextRuns.removeAll(keepingCapacity: true)
+        selectTextRuns(framePieces: 0 ..< pieces.count)
         var staged: CoverageSet? = set
         encodePart(paths, stores: stores, frame: nil, format: coverageFormat, into: &cb, general: &staged)
         return staged!
@@ -284,15 +286,10 @@ final class RasterAtlasStrategy: PathStrategy {
         guard !paths.isEmpty else { return }
         // 1. Pieces.
         cutPieces(paths)
-        // Paint form: each path's colour as 8.24 fixed point, so texel = round(colour × coverage) for
-        // coverage 0…255 ((cov · C + 2^23) >> 24 stays below 2^32).
+        // Paint form: each path's colour as 8.24 fixed point (`fixedPoint`).
         paintColors.removeAll(keepingCapacity: true)
         if paint {
-            for p in paths {
-                func q(_ c: Float) -> UInt32 { UInt32((min(max(c, 0), 1) * 16_777_216).rounded()) }
-                // BGRA byte order.
-                paintColors.append(SIMD4(q(p.color.b), q(p.color.g), q(p.color.r), q(p.color.a)))
-            }
+            for p in paths { paintColors.append(Self.fixedPoint(p.color)) }
         }
 
         // Text runs are found over the whole frame, so that parts do not change which pieces are composited
@@ -343,10 +340,6 @@ final class RasterAtlasStrategy: PathStrategy {
 
         // The part's text runs (`selectTextRuns`; none in the coverage form): their pieces get no bands here,
         // see step 4.
-        if !paint {
-            frameTextRuns.removeAll(keepingCapacity: true)
-            selectTextRuns(framePieces: 0 ..< pieces.count)
-        }
         let inTextRun = self.inTextRun
 
         // 2. Coverage and bands, on all cores.
@@ -725,11 +718,6 @@ final class RasterAtlasStrategy: PathStrategy {
         let clear = frame.clearColor
         let clearIsPlain = frame.target == .frame && (clear.a == 1 || (clear.a == 0 && clear.r == 0
             && clear.g == 0 && clear.b == 0))
-        func texel(_ c: RGBA) -> UInt32 {
-            // As `paintTable` stores full coverage: round(channel × 255) through 8.24 fixed point.
-            func byte(_ v: Float) -> UInt32 { (255 * UInt32((min(max(v, 0), 1) * 16_777_216).rounded()) + (1 << 23)) >> 24 }
-            return byte(c.b) | byte(c.g) << 8 | byte(c.r) << 16 | byte(c.a) << 24
-        }
         let isText = { (k: Int) in !paths[self.framePieces[k].path].glyphs.isEmpty }
         /// The text pieces from `i` on, as a run if they qualify.
         func run(from i: Int) -> (end: Int, run: FrameTextRun?) {
@@ -759,7 +747,7 @@ final class RasterAtlasStrategy: PathStrategy {
             let (end, candidate) = run(from: i)
             if var candidate, clearIsPlain,
                !framePieces[0 ..< i].contains(where: { candidate.box.intersection($0.rect) != nil }) {
-                candidate.base = texel(clear)
+                candidate.base = Self.texel(fixedPoint: Self.fixedPoint(clear), coverage: 255)
                 frameTextRuns.append(candidate)
             }
             i = end
@@ -978,32 +966,27 @@ final class RasterAtlasStrategy: PathStrategy {
         }
     }
 
-    /// `source` over `destination`, premultiplied 8-bit BGRA: d × (255 − source alpha) / 255 rounded to
-    /// nearest, per channel, two channels per 32-bit multiply, plus the source. The sum cannot carry into the
-    /// next channel: a premultiplied channel is at most its alpha, and the scaled destination at most
-    /// 255 − alpha. 0x80800000 (red at half alpha) over 0xFF0000FF (opaque blue) gives 0xFF80007F.
-    /// (Written in 16-bit lanes with SIMD32 widening it ran ~40× slower: Swift's generic widening
-    /// initialisers are not vectorised.)
+    /// `source` over `destination`, premultiplied 8-bit BGRA, one pixel a lane (SIMD8 for eight pixels, SIMD2
+    /// for one): d × (255 − source alpha) / 255 rounded to nearest, per channel, two channels per 32-bit
+    /// multiply, plus the source. The sum cannot carry into the next channel: a premultiplied channel is at
+    /// most its alpha, and the scaled destination at most 255 − alpha. 0x80800000 (red at half alpha) over
+    /// 0xFF0000FF (opaque blue) gives 0xFF80007F. (Written in 16-bit lanes with SIMD32 widening it ran ~40×
+    /// slower: Swift's generic widening initialisers are not vectorised.)
     @inline(__always)
-    static func over(_ source: SIMD8<UInt32>, _ destination: SIMD8<UInt32>) -> SIMD8<UInt32> {
-        let inverseAlpha = SIMD8<UInt32>(repeating: 255) &- (source &>> 24)
-        let low = SIMD8<UInt32>(repeating: 0x00FF_00FF), half = SIMD8<UInt32>(repeating: 0x0080_0080)
+    static func over<V: SIMD>(_ source: V, _ destination: V) -> V where V.Scalar == UInt32 {
+        let inverseAlpha = V(repeating: 255) &- (source &>> 24)
+        let low = V(repeating: 0x00FF_00FF), half = V(repeating: 0x0080_0080)
         var rb = (destination & low) &* inverseAlpha &+ half
         rb = ((rb &+ ((rb &>> 8) & low)) &>> 8) & low
         var ag = ((destination &>> 8) & low) &* inverseAlpha &+ half
-        ag = (ag &+ ((ag &>> 8) & low)) & SIMD8<UInt32>(repeating: 0xFF00_FF00)
+        ag = (ag &+ ((ag &>> 8) & low)) & V(repeating: 0xFF00_FF00)
         return source &+ (rb | ag)
     }
 
     /// One pixel of `over(_:_:)`.
     @inline(__always)
     static func over(_ source: UInt32, _ destination: UInt32) -> UInt32 {
-        let inverseAlpha = 255 - (source >> 24)
-        var rb = (destination & 0x00FF_00FF) &* inverseAlpha &+ 0x0080_0080
-        rb = ((rb &+ ((rb >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
-        var ag = ((destination >> 8) & 0x00FF_00FF) &* inverseAlpha &+ 0x0080_0080
-        ag = (ag &+ ((ag >> 8) & 0x00FF_00FF)) & 0xFF00_FF00
-        return source &+ (rb | ag)
+        over(SIMD2(source, 0), SIMD2(destination, 0))[0]
     }
 
     /// A rectangle instance cut to `clip` (its atlas texel moved with its top-left corner; a one-row strip
@@ -1068,8 +1051,21 @@ final class RasterAtlasStrategy: PathStrategy {
         }
     }
 
-    /// The premultiplied BGRA texel of each R8 coverage value 0…255: each channel round(colour × coverage),
-    /// with the colour in 8.24 fixed point (`color`: B, G, R, A).
+    /// A premultiplied colour as 8.24 fixed point in BGRA order, so that texel = round(colour × coverage) for
+    /// coverage 0…255 ((cov · C + 2^23) >> 24 stays below 2^32).
+    static func fixedPoint(_ c: RGBA) -> SIMD4<UInt32> {
+        func q(_ v: Float) -> UInt32 { UInt32((min(max(v, 0), 1) * 16_777_216).rounded()) }
+        return SIMD4(q(c.b), q(c.g), q(c.r), q(c.a))
+    }
+
+    /// The BGRA8 texel of an 8.24 colour at one coverage value: each channel round(colour × coverage).
+    static func texel(fixedPoint c: SIMD4<UInt32>, coverage: UInt32) -> UInt32 {
+        let v = (c &* coverage &+ (1 << 23)) &>> 24
+        return v.x | (v.y << 8) | (v.z << 16) | (v.w << 24)
+    }
+
+    /// The premultiplied BGRA texel of each R8 coverage value 0…255 (`texel(fixedPoint:coverage:)`, by
+    /// adding the colour once per step).
     static func paintTable(color c: SIMD4<UInt32>, into table: UnsafeMutablePointer<UInt32>) {
         var acc = SIMD4<UInt32>(repeating: 1 << 23)
         for cov in 0 ..< 256 {

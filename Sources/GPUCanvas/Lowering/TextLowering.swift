@@ -43,10 +43,6 @@ final class GlyphPolygonCache {
     /// text uses, small next to the frame's own buffers.
     static let maxPoints = 1 << 21
 
-    func polygons(for key: Key, make: () -> Polygons) -> Polygons {
-        outline(for: key, make: make).outline._withUnsafeGuaranteedRef { $0.polygons }
-    }
-
     /// The entry for `key`, if the cache holds one.
     func entry(for key: Key) -> CachedGlyph? { entries.find(key) }
 
