@@ -222,6 +222,18 @@ class SingleChildNode: ViewNode {
     override func measure(_ p: ProposedViewSize) -> CGSize { child.sizeThatFits(p) }
     override func draw(_ context: GraphicsContext, in rect: CGRect) { child.draw(context, in: rect) }
     override var taggedNodes: [ViewNode] { tag != nil ? [self] : child.taggedNodes }
+
+    /// Draws the child with `apply` done about `anchor`'s point in `rect`: moved there, applied, moved back
+    /// (`rotationEffect`, `scaleEffect`).
+    func drawChild(_ context: GraphicsContext, in rect: CGRect, about anchor: UnitPoint,
+                   _ apply: (inout GraphicsContext) -> Void) {
+        var c = context
+        let a = anchor.point(in: rect)
+        c.translateBy(x: a.x, y: a.y)
+        apply(&c)
+        c.translateBy(x: -a.x, y: -a.y)
+        child.draw(c, in: rect)
+    }
 }
 
 final class FrameNode: SingleChildNode {
@@ -384,12 +396,7 @@ final class RotationNode: SingleChildNode {
         super.init(child: child)
     }
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
-        var c = context
-        let a = anchor.point(in: rect)
-        c.translateBy(x: a.x, y: a.y)
-        c.rotate(by: angle)
-        c.translateBy(x: -a.x, y: -a.y)
-        child.draw(c, in: rect)
+        drawChild(context, in: rect, about: anchor) { $0.rotate(by: angle) }
     }
     override func interpolateValues(from other: ViewNode, progress: Double) {
         angle = .radians(Double(lerp(CGFloat((other as! RotationNode).angle.radians), CGFloat(angle.radians), progress)))
@@ -405,12 +412,7 @@ final class ScaleNode: SingleChildNode {
         super.init(child: child)
     }
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
-        var c = context
-        let a = anchor.point(in: rect)
-        c.translateBy(x: a.x, y: a.y)
-        c.scaleBy(x: scale.width, y: scale.height)
-        c.translateBy(x: -a.x, y: -a.y)
-        child.draw(c, in: rect)
+        drawChild(context, in: rect, about: anchor) { $0.scaleBy(x: scale.width, y: scale.height) }
     }
     override func interpolateValues(from other: ViewNode, progress: Double) {
         let o = (other as! ScaleNode).scale
