@@ -27,6 +27,10 @@ public struct GraphicsContext {
         self.environment = environment
     }
 
+    /// Records that something could not be resolved and draws nothing in its place (an unknown asset or system
+    /// image name): the render goes on and lists it in its `RenderReport`; a strict render throws its error.
+    func report(_ diagnostic: RenderDiagnostic) { layer.counter.log.report(diagnostic) }
+
     /// Multiplies the alpha of later draws. Setting it replaces the previous value.
     public var opacity: Double {
         get { state.opacity }

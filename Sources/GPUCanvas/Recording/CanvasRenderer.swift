@@ -28,6 +28,17 @@ public final class CanvasRenderer {
     public let backend: Backend
     let implementation: RenderBackend
 
+    /// Lenient (the default, as Apple's frameworks are) or strict: see `RenderDiagnostic`.
+    public var diagnosticsPolicy: DiagnosticsPolicy = .lenient
+    /// What the last render ignored (empty before the first).
+    public internal(set) var lastReport = RenderReport()
+
+    /// Starts a render's report: the recording's own diagnostics, or under `.strict` the first one's error.
+    func beginReport(_ recording: Recording) throws {
+        lastReport = RenderReport(diagnostics: recording.diagnostics)
+        if diagnosticsPolicy == .strict, let first = recording.diagnostics.first { throw first.error }
+    }
+
     /// A GLES renderer whose atlases are at most `atlasSizeLimit` texels a side and whose raster-atlas
     /// frames are replayed in parts of at most `partPixelLimit` box pixels, and whose text runs' boxes hold at
     /// most `textRunAreaLimit` pixels (tests of the batching).
@@ -102,6 +113,7 @@ public final class CanvasRenderer {
     /// Renders a recording (from a closure or a scene file).
     public func render(_ recording: Recording, scale: CGFloat = 1) throws -> RasterImage {
         let (w, h) = try pixelSize(for: recording.size, scale: scale)
+        try beginReport(recording)
         return try implementation.render(recording, target: RenderTarget(width: w, height: h, scale: Double(scale)))
     }
 
@@ -115,6 +127,7 @@ public final class CanvasRenderer {
     ///     for t in times { try renderer.render(scene(at: t), into: &frame); try sink(frame) }
     public func render(_ recording: Recording, scale: CGFloat = 1, into image: inout RasterImage) throws {
         let (w, h) = try pixelSize(for: recording.size, scale: scale)
+        try beginReport(recording)
         try implementation.render(recording, target: RenderTarget(width: w, height: h, scale: Double(scale)),
                                   into: &image)
     }
@@ -137,6 +150,7 @@ extension CanvasRenderer {
     /// before completing frame i; at most two frames may be begun and not completed.
     func beginRender(_ recording: Recording, scale: CGFloat) throws -> InFlightFrame {
         let (w, h) = try pixelSize(for: recording.size, scale: scale)
+        try beginReport(recording)
         let target = RenderTarget(width: w, height: h, scale: Double(scale))
         if let g = implementation as? GLESBackend {
             return InFlightFrame(state: .gles(try g.beginRender(recording, target: target)))

@@ -17,6 +17,8 @@ public struct Recording: Sendable, Equatable, CustomStringConvertible {
     public var isOpaque: Bool
     /// The canvas's own layer.
     var root: RecordedLayer
+    /// What recording ignored (an unknown system image or asset name), in the order it happened.
+    public internal(set) var diagnostics: [RenderDiagnostic] = []
 
     init(size: CGSize, colorMode: ColorRenderingMode = .nonLinear, isOpaque: Bool = false,
          root: RecordedLayer = RecordedLayer()) {
@@ -33,6 +35,7 @@ public struct Recording: Sendable, Equatable, CustomStringConvertible {
         var context = GraphicsContext(layer: layer, canvasSize: size, colorMode: colorMode)
         try renderer(&context, size)
         self.init(size: size, colorMode: colorMode, isOpaque: isOpaque, root: RecordedLayer(items: layer.items))
+        diagnostics = layer.counter.log.diagnostics
     }
 
     /// Number of draws, counting those inside layers and clip masks.
@@ -170,5 +173,7 @@ final class LayerRecorder {
 /// The next draw number of a canvas.
 final class DrawCounter {
     private(set) var next = 0
+    /// What the canvas's recorders could not resolve (`GraphicsContext.report(_:)`).
+    let log = DiagnosticLog()
     func take() -> Int { defer { next += 1 }; return next }
 }
