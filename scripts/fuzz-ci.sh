@@ -18,6 +18,6 @@ if [[ ! -x "$exe" ]]; then
 fi
 python3 scripts/fuzz.py --self-test
 rm -rf "$out"
-echo "fuzz-ci: python3 scripts/fuzz.py --seed 20261201 --count 100 --jobs 2 --known-ok --reduce-seconds 20 --canvas-gl $exe --out $out"
-exec python3 scripts/fuzz.py --seed 20261201 --count 100 --jobs 2 --known-ok --reduce-seconds 20 \
+echo "fuzz-ci: python3 scripts/fuzz.py --seed 20261201 --count 100 --jobs 2 --mode both --known-ok --reduce-seconds 20 --canvas-gl $exe --out $out"
+exec python3 scripts/fuzz.py --seed 20261201 --count 100 --jobs 2 --mode both --known-ok --reduce-seconds 20 \
     --canvas-gl "$exe" --out "$out"

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Differential fuzzer: random valid scenes, rendered by the reference backend and every GLES form, compared.
 
-    scripts/fuzz.py [--seed N] [--count K | --minutes M] [--canvas-gl PATH] [--out DIR]
+    scripts/fuzz.py [--seed N] [--count K | --minutes M] [--canvas-gl PATH] [--out DIR] [--mode valid|malformed|both]
                     [--forms all|LIST] [--features default|all|LIST] [--jobs J] [--known-ok]
+    scripts/fuzz.py --seed 7 --minutes 60 --known-ok      # the one-hour hunt: every form, both modes
     scripts/fuzz.py --seed N --print-scene I      # the JSON of scene I of seed N, nothing rendered
     scripts/fuzz.py --self-test                   # the reducer and the generator, no canvas-gl needed
 
@@ -27,10 +28,24 @@ paths element by element, round numbers, shrink the canvas) while the same failu
 form, then saved as DIR/<kind>-<seed>-<index>.json with a one-line .txt beside it (kind, form, numbers or
 error texts, and the canvas-gl command that reproduces it).
 
+Modes (--mode, default both): `valid` checks each generated scene on every form; `malformed` checks a mutant of
+it (1–3 structural mutations: keys dropped, values of the wrong type or of an extreme magnitude, op names swapped,
+lists repeated; and now and then a raw-text one: truncation, `1e999`, invalid UTF-8, 300-deep nesting) on one
+form, the forms taking turns, for crashes, hangs and split verdicts; `both` does both for every index.
+
+Text and numbers hunt (2026-11-28): a text op's string is built from runs of every Unicode general category and
+every UAX #14 line-break class (Debian's unicode-data: UnicodeData.txt, LineBreak.txt), emoji-test.txt
+sequences (flags, ZWJ families), hostile strings (U+FFFE/U+FFFF, lone surrogates as JSON escapes, C0/C1
+controls, unbalanced bidi controls, 50 stacked combining marks) and now and then 2 000–20 000 characters; spans
+(`Text + Text`) with their modifiers, text styles, designs, numeric weights. In wild scenes (30 %) every numeric
+key, not only coordinates, may take a value from MAGNITUDES: 0, subnormals, 1e-8, 2^15 ± 1, 2^16, 2^31 ± 1, 2^32,
+2^53, Float's largest ± 1 ulp, 1e300, the largest Double, and the documented limits (10^6, 4096, 16384, 65536)
+± 1 ulp.
+
 GLES forms (--forms): atlas-paint (`--path-strategy raster-atlas`, llvmpipe's paint form), atlas-r8
-(`--path-strategy raster-atlas --no-paint-atlas`), tessellation (`--path-strategy gpu-tessellation`). The raster
-atlas's R16F/R32F coverage forms are not fuzzed: `GLESOptions.coverageFormat` has no canvas-gl flag (the
-conformance tests reach them through the API).
+(`--path-strategy raster-atlas --no-paint-atlas`), atlas-copy (below), tessellation (`--path-strategy
+gpu-tessellation`) and atlas-r32f (`--coverage-format r32f`, the float coverage the conformance suite also runs;
+R16F differs from it only in texel precision).
 
 Generator features (--features): `default` is what both backends draw today (fill, stroke, state ops, copy
 scopes, the opaque key, clip, layer, clipToLayer, blendMode (all 28 names), gradient (linear/radial/conic
@@ -72,6 +87,7 @@ FORMS = {
     "atlas-r8": ["--path-strategy", "raster-atlas", "--no-paint-atlas"],
     "atlas-copy": ["--path-strategy", "raster-atlas", "--blend-route", "destination-copy"],
     "tessellation": ["--path-strategy", "gpu-tessellation"],
+    "atlas-r32f": ["--path-strategy", "raster-atlas", "--coverage-format", "r32f"],
 }
 
 # The project's default bar (ImageDifference.meetsDefaultBar).
@@ -106,6 +122,156 @@ def fmt(v):
     """A number as the path-description parser reads it."""
     v = num(v)
     return str(v) if isinstance(v, int) else repr(v)
+
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Text from every Unicode class, numbers from every magnitude
+# ---------------------------------------------------------------------------------------------------------
+
+# Debian's `unicode-data` package (scripts/install-deps.sh installs it): UnicodeData.txt for the general
+# categories, LineBreak.txt for the UAX #14 classes, emoji-test.txt for emoji sequences. Without it the text
+# generator falls back to WORDS (and says so once).
+UNICODE_DIR = os.environ.get("GPUCANVAS_UNICODE_DIR", "/usr/share/unicode")
+WORDS = ["Hello", "Canvas", "ÅÄÖ", "fi ffl", "0123", "", "مرحبا", "→ ✓", "line\nbreak"]
+_UNICODE = None
+_UNICODE_LOCK = threading.Lock()
+
+
+def _ranges_from(path, field):
+    """`{value: [(lo, hi), ...]}` from a UCD file whose lines are `CODE[..CODE];VALUE ...`."""
+    out = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.split("#", 1)[0].strip()
+            if not line:
+                continue
+            parts = [p.strip() for p in line.split(";")]
+            if len(parts) <= field:
+                continue
+            lo, _, hi = parts[0].partition("..")
+            out.setdefault(parts[field], []).append((int(lo, 16), int(hi or lo, 16)))
+    return out
+
+
+def _general_categories(path):
+    """UnicodeData.txt's field 2, with its `<…, First>`/`<…, Last>` ranges joined; Cn (unassigned) is what is
+    left of the code space."""
+    cats, first = {}, None
+    assigned = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            fields = line.split(";")
+            if len(fields) < 3:
+                continue
+            cp, name, gc = int(fields[0], 16), fields[1], fields[2]
+            if name.endswith(", First>"):
+                first = cp
+                continue
+            lo = first if name.endswith(", Last>") and first is not None else cp
+            first = None
+            cats.setdefault(gc, []).append((lo, cp))
+            assigned.append((lo, cp))
+    assigned.sort()
+    gaps, nxt = [], 0
+    for lo, hi in assigned:
+        if lo > nxt:
+            gaps.append((nxt, lo - 1))
+        nxt = max(nxt, hi + 1)
+    if nxt <= 0x10FFFF:
+        gaps.append((nxt, 0x10FFFF))
+    cats["Cn"] = gaps
+    return cats
+
+
+def _emoji_sequences(path):
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if ";" not in line or line.startswith("#"):
+                continue
+            codes = line.split(";", 1)[0].split()
+            out.append("".join(chr(int(c, 16)) for c in codes))
+    return out
+
+
+def unicode_tables():
+    """(general categories, line-break classes, emoji sequences), or None without the unicode-data files."""
+    global _UNICODE
+    with _UNICODE_LOCK:
+        if _UNICODE is None:
+            try:
+                _UNICODE = (_general_categories(os.path.join(UNICODE_DIR, "UnicodeData.txt")),
+                            _ranges_from(os.path.join(UNICODE_DIR, "LineBreak.txt"), 1),
+                            _emoji_sequences(os.path.join(UNICODE_DIR, "emoji", "emoji-test.txt")))
+            except OSError as e:
+                print("fuzz: no Unicode data (%s): text comes from a fixed word list; "
+                      "install Debian's unicode-data" % e, file=sys.stderr)
+                _UNICODE = False
+        return _UNICODE or None
+
+
+def pick_code_point(r, ranges):
+    """A code point from `ranges`, each range weighted by its size's square root (small classes still come up)."""
+    weights = [math.sqrt(hi - lo + 1) for lo, hi in ranges]
+    lo, hi = r.choices(ranges, weights)[0]
+    return r.randint(lo, hi)
+
+
+# Strings an outside tester throws at a text engine first: noncharacters, controls, unbalanced bidi controls,
+# joiners, variation selectors, tags, a lone surrogate, the replacement character, a BOM.
+HOSTILE = ["\uFFFE", "\uFFFF", "\U0010FFFF", "\x00", "\x07", "\x1b[31m", "\x85", "\u2028", "\u2029", "\r\n",
+           "\u202E", "\u202B", "\u2066", "\u2068", "\u202C\u202C", "\u200D", "\u200B", "\uFE0F", "\U000E0041",
+           "\uD800", "\uDFFF", "\uFFFD", "\uFEFF", "\u0301" * 50, "\t\t", "\u00AD"]
+
+
+def text_piece(r):
+    """One piece of a text op's string: a word, a run of one general category or one line-break class, an emoji
+    sequence (flags and ZWJ families among them), a hostile string, or rarely a very long run."""
+    tables = unicode_tables()
+    k = r.random()
+    if tables is None or k < 0.2:
+        return r.choice(WORDS)
+    cats, classes, emoji = tables
+    n = r.choice([1, 1, 2, 3, 5, 8, 13])
+    if k < 0.45:
+        ranges = cats[r.choice(sorted(cats))]
+        return "".join(chr(pick_code_point(r, ranges)) for _ in range(n))
+    if k < 0.7:
+        ranges = classes[r.choice(sorted(classes))]
+        return "".join(chr(pick_code_point(r, ranges)) for _ in range(n))
+    if k < 0.85:
+        return "".join(r.choice(emoji) for _ in range(min(n, 4)))
+    if k < 0.98:
+        return r.choice(HOSTILE)
+    # A long string: with spaces (many lines) or without (one unbreakable word); 2 000–20 000 characters keep
+    # a scene under a second in a debug build; `--long-text` raises it to the 100 000 of the issue.
+    unit = r.choice(["a", "ab ", "\u0645", "\u4e00", "\U0001F600", "x\u0301", " "])
+    return unit * (r.randint(2000, 20000) // len(unit))
+
+
+def text_string(r):
+    return r.choice(["", " ", "\n"]).join(text_piece(r) for _ in range(r.randint(1, 4)))
+
+
+def _ulp_neighbours(v):
+    return [math.nextafter(v, -math.inf), v, math.nextafter(v, math.inf)]
+
+
+# Magnitudes an outside tester tries in every number: zero, the subnormals, tiny, the integer widths' edges
+# (2¹⁵, 2¹⁶, 2³¹, 2³², 2⁵³), Float's largest, 1e300, the largest Double, and the documented limits ± 1 ulp
+# (10⁶ units and shadow offsets, σ 4096 device pixels, 16384 pixels a side, the 65 536-period gradient refusal).
+MAGNITUDES = sorted(set(
+    [0.0, 5e-324, 2.2250738585072014e-308, 1e-300, 1e-12, 1e-8, 1e-5, 0.5, 1.0,
+     2.0 ** 15 - 1, 2.0 ** 15, 2.0 ** 15 + 1, 2.0 ** 16, 2.0 ** 31 - 1, 2.0 ** 31, 2.0 ** 32, 2.0 ** 53,
+     3.4028234663852886e38, 1e300, 1.7976931348623157e308]
+    + _ulp_neighbours(1e6) + _ulp_neighbours(4096.0) + _ulp_neighbours(16384.0) + _ulp_neighbours(65536.0)
+    + _ulp_neighbours(3.4028234663852886e38)))
+
+
+def magnitude(r):
+    v = r.choice(MAGNITUDES)
+    return num(v if r.random() < 0.6 else -v)
 
 
 class Gen:
@@ -190,6 +356,11 @@ class Gen:
             doc["colorMode"] = self.r.choice(["nonLinear", "linear", "extendedLinear"])
 
     # --- numbers --------------------------------------------------------------------------------------
+    def m(self, v):
+        """`v`, or in a wild scene now and then a magnitude from MAGNITUDES: what reaches every numeric key
+        (opacities, amounts, sizes, radii, anchors, colour components, matrix entries) besides coordinates."""
+        return magnitude(self.r) if self.wild and self.r.random() < self.wild else v
+
     def nice(self, v):
         """`v` as a scene author would write it: mostly rounded, sometimes every digit."""
         k = self.r.random()
@@ -203,6 +374,8 @@ class Gen:
 
     def extreme(self):
         r = self.r
+        if r.random() < 0.5:
+            return magnitude(r)
         v = r.choice([1e6, 2e6, 1e12, 1e300, 1.7e308, 10 ** r.uniform(5, 300), 1e-300, 1e-12, 3e7 + 0.5])
         return num(v if r.random() < 0.5 else -v)
 
@@ -366,9 +539,9 @@ class Gen:
         if k < 0.75:
             return r.choice(NAMED_COLORS)
         extended = r.random() < 0.2
-        rgb = [num(round(r.uniform(-0.3, 1.3) if extended else r.random(), r.choice([1, 2, 4, 8])))
+        rgb = [self.m(num(round(r.uniform(-0.3, 1.3) if extended else r.random(), r.choice([1, 2, 4, 8]))))
                for _ in range(3)]
-        a = r.choice([1, 1, 0.5, 0, round(r.random(), 3)])
+        a = self.m(r.choice([1, 1, 0.5, 0, round(r.random(), 3)]))
         return {"space": r.choice(["sRGB", "sRGBLinear", "displayP3"]), "rgba": rgb + [num(a)]}
 
     def shading(self):
@@ -392,7 +565,7 @@ class Gen:
         if r.random() < 0.5:
             return {"colors": [self.color() for _ in range(n)]}
         # Locations in 0…1, the range the format allows (docs/scene-format.md); unsorted and repeated ones are fine.
-        return {"stops": [[num(round(r.uniform(0, 1), 3)), self.color()] for _ in range(n)]}
+        return {"stops": [[self.m(num(round(r.uniform(0, 1), 3))), self.color()] for _ in range(n)]}
 
     def gradient_options(self, s):
         r = self.r
@@ -408,14 +581,57 @@ class Gen:
         elif k < 0.75:
             s = {"radialGradient": self.gradient(), "center": self.point(),
                  "startRadius": self.length(self.w / 4), "endRadius": self.length(self.w / 2)}
-        else:
+        elif k < 0.85:
             s = {"conicGradient": self.gradient(), "center": self.point(), "angle": self.angle()}
+        else:
+            # The two-point form (extension), with its degenerate cases now and then: equal centres, zero radii.
+            c0 = self.point()
+            s = {"radialGradient": self.gradient(), "startCenter": c0,
+                 "startRadius": r.choice([0, self.length(self.w / 4)]),
+                 "endCenter": c0 if r.random() < 0.15 else self.point(),
+                 "endRadius": r.choice([0, self.length(self.w / 2), self.length(self.w / 2)])}
+        if r.random() < 0.2:
+            s["colorSpace"] = r.choice(["device", "perceptual"])
         return self.gradient_options(s)
+
+    def unit_point(self):
+        return [self.m(num(round(self.r.uniform(-0.2, 1.2), 2))), self.m(num(round(self.r.uniform(-0.2, 1.2), 2)))]
+
+    def shading_style(self):
+        """`.style(…)` (extension): a colour or a ShapeStyle gradient over the drawn item's bounds."""
+        r = self.r
+        k = r.random()
+        if k < 0.2:
+            return {"style": self.color()}
+        if k < 0.4:
+            s = {"linearGradient": self.gradient(), "startPoint": self.unit_point(), "endPoint": self.unit_point()}
+        elif k < 0.6:
+            s = {"radialGradient": self.gradient(), "center": self.unit_point(), "startRadius": self.length(self.w / 4),
+                 "endRadius": self.length(self.w / 2)}
+        elif k < 0.8:
+            s = {"angularGradient": self.gradient(), "center": self.unit_point(), "startAngle": self.angle(),
+                 "endAngle": self.angle()}
+        else:
+            s = {"ellipticalGradient": self.gradient(), "center": self.unit_point(),
+                 "startRadiusFraction": self.m(num(round(r.uniform(0, 1), 2))),
+                 "endRadiusFraction": self.m(num(round(r.uniform(0, 1.5), 2)))}
+        if r.random() < 0.2:
+            s["colorSpace"] = r.choice(["device", "perceptual"])
+        return {"style": s}
+
+    def shading_palette(self):
+        return {"palette": [self.shading_color() if self.r.random() < 0.7 else self.shading_gradient()
+                            for _ in range(self.r.randint(1, 3))]}
 
     def image_name(self):
         """A small PNG resource (generated in memory, stored as pngBase64), created on first use, sometimes
         with the project's extension keys: `template`, `interpolation`, `scale`."""
         r = self.r
+        if r.random() < 0.1:
+            name = "sys%d" % len(self.images)
+            self.images[name] = {"systemName": r.choice(["house.fill", "star", "gear", "heart.fill", "xmark",
+                                                         "no.such.symbol", ""])}
+            return name
         if not self.images or r.random() < 0.3:
             name = "img%d" % len(self.images)
             w, h = r.randint(1, 8), r.randint(1, 8)
@@ -426,7 +642,7 @@ class Gen:
             if r.random() < 0.3:
                 entry["interpolation"] = r.choice(["none", "low", "medium", "high"])
             if r.random() < 0.2:
-                entry["scale"] = num(r.choice([0.5, 1.5, 2, 3, round(r.uniform(0.2, 4), 2)]))
+                entry["scale"] = self.m(num(r.choice([0.5, 1.5, 2, 3, round(r.uniform(0.2, 4), 2)])))
             self.images[name] = entry
             return name
         return r.choice(sorted(self.images))
@@ -437,9 +653,9 @@ class Gen:
         if r.random() < 0.5:
             s["origin"] = self.point()
         if r.random() < 0.3:
-            s["sourceRect"] = [0, 0, num(round(r.uniform(0.1, 1), 2)), num(round(r.uniform(0.1, 1), 2))]
+            s["sourceRect"] = [self.m(0), self.m(0), self.m(num(round(r.uniform(0.1, 1), 2))), self.m(num(round(r.uniform(0.1, 1), 2)))]
         if r.random() < 0.5:
-            s["scale"] = num(round(r.uniform(0.1, 4), 2))
+            s["scale"] = self.m(num(round(r.uniform(0.1, 4), 2)))
         return s
 
     # --- ops: drawing ---------------------------------------------------------------------------------
@@ -490,7 +706,7 @@ class Gen:
         if r.random() < 0.5:
             c["lineJoin"] = r.choice(["miter", "round", "bevel"])
         if r.random() < 0.3:
-            c["miterLimit"] = num(r.choice([0, 1, 1.5, 2, 4, 10, 100, self.nice(r.uniform(0, 20))]))
+            c["miterLimit"] = self.m(num(r.choice([0, 1, 1.5, 2, 4, 10, 100, self.nice(r.uniform(0, 20))])))
         if r.random() < 0.3:
             c["dash"] = self.dash()
             if r.random() < 0.6:
@@ -503,7 +719,7 @@ class Gen:
         r = self.r
         k = r.choice(["opacity", "opacity", "translate", "scale", "rotate", "concatenate", "transform", "blendMode"])
         if k == "opacity":
-            return {"op": "opacity", "value": num(r.choice([0, 1, 0.5, round(r.random(), 3), r.random()]))}
+            return {"op": "opacity", "value": self.m(num(r.choice([0, 1, 0.5, round(r.random(), 3), r.random()])))}
         if k == "translate":
             return {"op": "translate", "x": self.nice(r.uniform(-self.w / 2, self.w / 2)) if r.random() > self.wild else self.extreme(),
                     "y": self.nice(r.uniform(-self.h / 2, self.h / 2))}
@@ -537,7 +753,7 @@ class Gen:
         r = self.r
         c = {"op": "clipToLayer"}
         if r.random() < 0.5:
-            c["opacity"] = num(round(r.random(), 2))
+            c["opacity"] = self.m(num(round(r.random(), 2)))
         if r.random() < 0.4:
             c["inverse"] = r.random() < 0.5
         c["commands"] = self.commands(depth + 1, r.randint(1, 3))
@@ -554,7 +770,7 @@ class Gen:
     # --- ops: filters, images, text, symbols ----------------------------------------------------------
     def filter(self):
         r = self.r
-        a = lambda: num(round(r.uniform(-0.5, 2), 2))
+        a = lambda: self.m(num(round(r.uniform(-0.5, 2), 2)))
         # Blur (0), shadow (1), the colour filters (2–12) and projectionTransform (13, 14).
         k = r.randrange(15)
         if k == 0:
@@ -563,8 +779,8 @@ class Gen:
                 f["options"] = r.sample(["opaque", "dithersResult"], r.randint(0, 2))
             return {"blur": f}
         if k == 1:
-            s = {"color": self.color(), "radius": self.length(5), "x": self.nice(r.uniform(-5, 5)),
-                 "y": self.nice(r.uniform(-5, 5))}
+            s = {"color": self.color(), "radius": self.length(5), "x": self.m(self.nice(r.uniform(-5, 5))),
+                 "y": self.m(self.nice(r.uniform(-5, 5)))}
             if r.random() < 0.3:
                 s["blendMode"] = r.choice(BLEND_MODES)
             if r.random() < 0.3:
@@ -573,7 +789,10 @@ class Gen:
         if k == 2:
             return {"colorMultiply": self.color()}
         if k == 3:
-            return {"colorMatrix": [num(round(r.uniform(-1, 1), 2)) for _ in range(20)]}
+            entries = [self.m(num(round(r.uniform(-1, 1), 2))) for _ in range(20)]
+            if r.random() < 0.3:
+                return {"colorMatrix": {"matrix": entries, "premultiplied": r.random() < 0.5}}
+            return {"colorMatrix": entries}
         if k == 4:
             return {"hueRotation": self.angle()}
         if k == 5:
@@ -583,20 +802,20 @@ class Gen:
         if k == 7:
             return {"contrast": a()}
         if k == 8:
-            return {"colorInvert": num(round(r.random(), 2))}
+            return {"colorInvert": self.m(num(round(r.random(), 2)))}
         if k == 9:
-            return {"grayscale": num(round(r.random(), 2))}
+            return {"grayscale": self.m(num(round(r.random(), 2)))}
         if k == 10:
             return {"luminanceToAlpha": True}
         if k == 11:
             lo = round(r.random(), 2)
-            return {"alphaThreshold": {"min": num(lo), "max": num(round(r.uniform(lo, 1), 2)), "color": self.color()}}
+            return {"alphaThreshold": {"min": self.m(num(lo)), "max": self.m(num(round(r.uniform(lo, 1), 2))), "color": self.color()}}
         if k == 12:
             return {"alphaMultiply": self.color()}
         m = self.affine()
         # Sometimes a perspective: w = m13·x + m23·y + 1 reaches 0 somewhere near the canvas.
         w = [num(round(r.uniform(-0.02, 0.02), 4)), num(round(r.uniform(-0.02, 0.02), 4))] if r.random() < 0.4 else [0, 0]
-        return {"projectionTransform": [num(v) for v in [m[0], m[1], w[0], m[2], m[3], w[1], m[4], m[5], 1]]}
+        return {"projectionTransform": [num(v) for v in [m[0], m[1], self.m(w[0]), m[2], m[3], self.m(w[1]), m[4], m[5], self.m(1)]]}
 
     def op_filter(self, depth):
         c = {"op": "filter", "filter": self.filter()}
@@ -612,7 +831,7 @@ class Gen:
         else:
             c["at"] = self.point()
             if r.random() < 0.5:
-                c["anchor"] = [num(round(r.uniform(0, 1), 2)), num(round(r.uniform(0, 1), 2))]
+                c["anchor"] = [self.m(num(round(r.uniform(0, 1), 2))), self.m(num(round(r.uniform(0, 1), 2)))]
         return c
 
     def op_image(self, depth):
@@ -631,22 +850,58 @@ class Gen:
 
     def op_text(self, depth):
         r = self.r
-        words = ["Hello", "Canvas", "ÅÄÖ", "fi ffl", "0123", "", "مرحبا", "→ ✓", "line\nbreak"]
-        c = {"op": "text", "text": " ".join(r.choice(words) for _ in range(r.randint(1, 3)))}
+        if r.random() < 0.75:
+            c = {"op": "text", "text": text_string(r)}
+        else:
+            c = {"op": "text", "text": [self.span() for _ in range(r.randint(1, 4))]}
         if r.random() < 0.8:
-            font = {"family": r.choice(["DejaVu Sans", "DejaVu Serif", "DejaVu Sans Mono"]),
-                    "size": num(r.choice([6, 12, 17, 30, round(r.uniform(1, 60), 1)]))}
-            if r.random() < 0.4:
-                font["weight"] = r.choice(["ultraLight", "regular", "medium", "bold", "black"])
-            if r.random() < 0.3:
-                font["italic"] = r.random() < 0.5
-            c["font"] = font
+            c["font"] = self.font()
         if r.random() < 0.8:
             c["shading"] = self.shading()
         if r.random() < 0.2:
             c["baselineOrigin"] = self.point()
             return c
         return self.placement(c)
+
+    def font(self):
+        r = self.r
+        k = r.random()
+        if k < 0.15:
+            return {"style": r.choice(["largeTitle", "title", "title2", "title3", "headline", "body", "callout",
+                                       "subheadline", "footnote", "caption", "caption2"])}
+        size = self.m(num(r.choice([6, 12, 17, 30, round(r.uniform(1, 60), 1), 0, 0.01])))
+        if k < 0.3:
+            font = {"size": size, "design": r.choice(["default", "serif", "rounded", "monospaced"])}
+        else:
+            font = {"family": r.choice(["DejaVu Sans", "DejaVu Serif", "DejaVu Sans Mono", "Noto Sans", "Inter",
+                                        "Liberation Serif", "No Such Family"]), "size": size}
+        if r.random() < 0.4:
+            font["weight"] = r.choice(["ultraLight", "regular", "medium", "bold", "black", 1, 400, 1000,
+                                       self.m(num(round(r.uniform(1, 1000))))])
+        if r.random() < 0.3:
+            font["italic"] = r.random() < 0.5
+        if r.random() < 0.1:
+            font[r.choice(["monospaced", "monospacedDigit"])] = True
+        return font
+
+    def span(self):
+        """A `Text + Text` span (extension) with its modifiers."""
+        r = self.r
+        s = {"string": text_string(r)}
+        if r.random() < 0.4:
+            s["font"] = self.font()
+        if r.random() < 0.4:
+            s["shading"] = self.shading()
+        for key in ("bold", "italic", "monospaced", "monospacedDigit"):
+            if r.random() < 0.1:
+                s[key] = r.random() < 0.7
+        for key in ("kerning", "tracking", "baselineOffset"):
+            if r.random() < 0.15:
+                s[key] = self.m(self.nice(r.uniform(-5, 10)))
+        for key in ("underline", "strikethrough"):
+            if r.random() < 0.1:
+                s[key] = True if r.random() < 0.5 else self.color()
+        return s
 
     def op_symbol(self, depth):
         r = self.r
@@ -680,12 +935,14 @@ FEATURES = [
     ("blendMode", "op", 5, "blendMode"),
     ("filter", "op", 4, "filter"),
     ("image", "op", 3, "image"),
-    ("text", "op", 3, "text"),
+    ("text", "op", 8, "text"),
     ("symbol", "op", 2, "symbol"),
     ("fill", "shading", 90, "color"),
     ("fill", "shading", 6, "foreground"),
     ("gradient", "shading", 35, "gradient"),
     ("image", "shading", 10, "tiledImage"),
+    ("gradient", "shading", 8, "style"),
+    ("gradient", "shading", 3, "palette"),
     ("opaque", "doc", 1, "opaque"),
     ("colorMode", "doc", 1, "colorMode"),
 ]
@@ -710,7 +967,104 @@ def png_bytes(w, h, rgba):
 
 
 def dumps(doc):
-    return json.dumps(doc, allow_nan=False, ensure_ascii=False, separators=(", ", ": "))
+    """The scene's JSON text; a string holding a lone surrogate (which UTF-8 cannot carry) is written with
+    `\\u` escapes, as a client sending one would."""
+    text = json.dumps(doc, allow_nan=False, ensure_ascii=False, separators=(", ", ": "))
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return json.dumps(doc, allow_nan=False, ensure_ascii=True, separators=(", ", ": "))
+
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Malformed mode: mutants of valid scenes
+# ---------------------------------------------------------------------------------------------------------
+
+# Values a mutation puts where the format expects something else.
+WRONG_VALUES = [None, True, False, "", "x", "#", "#GGGGGG", "NaN", "Infinity", "-0", 0, -1, 1, 2 ** 64, -2 ** 63,
+                [], {}, [[]], [0], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], {"op": "fill"}, "../../../etc/passwd",
+                "/etc/passwd", "\uFFFF", "\uD800", "🇫🇷"]
+# Raw-text mutations: JSON the parser must refuse with its location, or accept as the same document.
+RAW_SPLICES = [b"1e999", b"-1e999", b"NaN", b"Infinity", b"-0", b"0x10", b"\xff", b"\xc0\x80", b"\xed\xa0\x80",
+               b"\"\\ud800\"", b"\"\\u0000\"", b"\x00", b",", b"]", b"}", b"{", b"\"", b"\\", b"1" * 400,
+               b"[" * 300 + b"]" * 300, b"{\"a\":" * 300 + b"0" + b"}" * 300]
+
+
+def json_slots(node, where=()):
+    """Every (container path, key) in `node`, for a mutation to change."""
+    out = []
+    if isinstance(node, dict):
+        for k in list(node):
+            out.append(where + (k,))
+            out.extend(json_slots(node[k], where + (k,)))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out.append(where + (i,))
+            out.extend(json_slots(v, where + (i,)))
+    return out
+
+
+def mutate(doc, r):
+    """A malformed (or oddly valid) variant of `doc` as bytes: 1–3 structural mutations, then now and then a
+    raw-text one. Scene I of seed N in malformed mode is always the same bytes."""
+    doc = copy.deepcopy(doc)
+    for _ in range(r.randint(1, 3)):
+        slots = json_slots(doc)
+        if not slots:
+            break
+        where = r.choice(slots)
+        parent = get_at(doc, where[:-1])
+        key = where[-1]
+        k = r.random()
+        if k < 0.25:
+            del parent[key]
+        elif k < 0.55:
+            parent[key] = copy.deepcopy(r.choice(WRONG_VALUES))
+        elif k < 0.7:
+            v = parent[key]
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                parent[key] = magnitude(r)
+            elif isinstance(v, str):
+                parent[key] = text_string(r) if r.random() < 0.5 else v * r.randint(2, 50)
+            else:
+                parent[key] = copy.deepcopy(r.choice(WRONG_VALUES))
+        elif k < 0.8 and isinstance(parent, dict):
+            parent[r.choice(["extra", "op", "commands", "path", "shading", "size", "format", ""])] = \
+                copy.deepcopy(r.choice(WRONG_VALUES))
+        elif k < 0.9 and isinstance(parent, list):
+            parent.extend(copy.deepcopy(parent[key]) for _ in range(r.choice([1, 10, 500])))
+        else:
+            if isinstance(parent, dict) and "op" in parent:
+                parent["op"] = r.choice(["fill", "stroke", "text", "image", "symbol", "layer", "copy", "clip",
+                                         "clipToLayer", "filter", "opacity", "transform", "nope", ""])
+            else:
+                parent[key] = [parent[key]]
+    try:
+        data = dumps(doc).encode("utf-8")
+    except UnicodeEncodeError:
+        data = json.dumps(doc, allow_nan=False, ensure_ascii=True).encode("ascii")
+    if r.random() < 0.3:
+        k = r.random()
+        at = r.randrange(len(data) + 1)
+        if k < 0.3:
+            data = data[:at]
+        elif k < 0.5:
+            data = data[:at] + r.choice(RAW_SPLICES) + data[at:]
+        else:
+            # A number of the document replaced by a raw spelling JSON has no Double for.
+            spots = [m.start() for m in re.finditer(rb"(?<=[\[,:] )-?[0-9]", data)]
+            if spots:
+                s = r.choice(spots)
+                end = re.match(rb"-?[0-9.eE+-]+", data[s:]).end() + s
+                data = data[:s] + r.choice(RAW_SPLICES[:6]) + data[end:]
+    return data
+
+
+def mutant_for(seed, index, features):
+    base = scene_for(seed, index, features)
+    return mutate(base, random.Random("gpucanvas-fuzz-mutant:%s:%d" % (seed, index)))
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -768,11 +1122,12 @@ class Runner:
         self.lock = threading.Lock()
 
     def write(self, doc):
+        """A scene file: `doc` as JSON, or bytes as they are (a malformed mutant)."""
         with self.lock:
             self.counter += 1
             path = os.path.join(self.tmp, "s%d.json" % self.counter)
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(dumps(doc))
+        with open(path, "wb") as f:
+            f.write(doc if isinstance(doc, bytes) else dumps(doc).encode("utf-8"))
         return path
 
     def run(self, args):
@@ -1666,10 +2021,46 @@ class Fuzzer:
         self.known_names = []
         self.verdicts = {}   # what both backends did, on the first form, scene by scene
         self.times = []      # (seconds checking all forms, index), reduction not included
+        self.mutants = 0     # malformed mutants checked
 
     def say(self, line):
         with self.print_lock:
             print(line, flush=True)
+
+    def item(self, index):
+        """Scene `index` in the run's mode: the valid scene, its malformed mutant, or both."""
+        n = 0
+        if self.args.mode in ("valid", "both"):
+            n += self.scene(index)
+        if self.args.mode in ("malformed", "both"):
+            n += self.mutant(index)
+        return n
+
+    def mutant(self, index):
+        """Checks the malformed mutant of scene `index` on one form (the forms take turns): no crash, no hang,
+        one verdict, and the bar where both render. Saved as generated (the reducer works on documents; a
+        mutant may not parse)."""
+        data = mutant_for(self.args.seed, index, self.features)
+        form = self.forms[index % len(self.forms)]
+        path = self.runner.write(data)
+        start = time.monotonic()
+        try:
+            f = self.runner._check(path, form, {})
+        finally:
+            os.unlink(path)
+        self.times.append((time.monotonic() - start, index))
+        self.mutants += 1
+        if f is None:
+            return 0
+        base = os.path.join(self.args.out, "%s-mutant-%s-%d" % (f.kind, self.args.seed, index))
+        with open(base + ".json", "wb") as out:
+            out.write(data)
+        with open(base + ".txt", "w", encoding="utf-8") as out:
+            out.write("%s %s (malformed mode): %s | reproduce: %s\n"
+                      % (f.kind, f.form, f.detail.replace("\n", " "), f.repro.replace("SCENE.json", base + ".json")))
+        self.failures.append(f)
+        self.say("FAIL   %-8s %s mutant seed %s #%d: %s -> %s.json" % (f.kind, f.form, self.args.seed, index, f.detail, base))
+        return 1
 
     def scene(self, index):
         """Checks scene `index` on every form; reduces and saves each failure kind once."""
@@ -1747,7 +2138,7 @@ class Fuzzer:
             while True:
                 while len(pending) < a.jobs * 2 and (end_index is None or next_index < end_index) \
                         and (deadline is None or time.monotonic() < deadline):
-                    pending.add(pool.submit(self.scene, next_index))
+                    pending.add(pool.submit(self.item, next_index))
                     next_index += 1
                 if not pending:
                     break
@@ -1766,9 +2157,11 @@ class Fuzzer:
             self.say("fuzz: %d differences explained by a re-render (--known-ok: %s), not counted"
                      % (len(self.known), ", ".join("%s %d" % (n, sum(1 for k in self.known_names if k == n))
                                                    for n, _, _ in KNOWN)))
-        self.say("fuzz: %d scenes × %d forms, %d failures (crash %d, verdict %d, over-bar %d), seed %s, %.0f s"
-                 % (done, len(self.forms), len(self.failures), kinds["crash"], kinds["verdict"], kinds["over-bar"],
-                    a.seed, elapsed))
+        valid = done if a.mode != "malformed" else 0
+        self.say("fuzz: %d scenes × %d forms and %d malformed mutants, %d failures (crash %d, verdict %d, over-bar %d), "
+                 "seed %s, mode %s, %.0f s"
+                 % (valid, len(self.forms), self.mutants, len(self.failures), kinds["crash"], kinds["verdict"],
+                    kinds["over-bar"], a.seed, a.mode, elapsed))
         return 1 if self.failures else 0
 
 
@@ -1895,8 +2288,49 @@ def self_test():
     check(verdict_words("not supported yet: blend mode .multiply (draw #0)")
           == verdict_words("not supported yet: draw #0: blend mode .multiply on the GLES backend (only .normal is drawn yet)"),
           "backend words are dropped from error messages")
+    # 4. The hunt: text reaches many general categories and line-break classes and the emoji sequences; wild
+    #    numbers reach keys besides coordinates; mutants are deterministic bytes.
+    tables = unicode_tables()
+    if tables is not None:
+        cats, classes, emoji = tables
+        cat_of = {}
+        for name, ranges in cats.items():
+            for lo, hi in ranges:
+                cat_of[(lo, hi)] = name
+        seen_cats, seen_flags = set(), False
+        rng = random.Random(11)
+        for _ in range(3000):
+            t = text_piece(rng)
+            seen_flags |= "\U0001F1EB\U0001F1F7" in t or any(0x1F1E6 <= ord(ch) <= 0x1F1FF for ch in t)
+            for ch in t[:4]:
+                for (lo, hi), name in cat_of.items():
+                    if lo <= ord(ch) <= hi:
+                        seen_cats.add(name)
+                        break
+        check(len(seen_cats) >= 25, "text reaches most general categories: %s" % sorted(seen_cats))
+        check(seen_flags, "text reaches regional indicators (flags)")
+    else:
+        print("self-test: no unicode-data, the Unicode checks are skipped")
+    wild_keys = set()
+    for i in range(300):
+        d = scene_for(9, i, ALL_FEATURES)
+        for c in all_commands(d):
+            for k in ("value", "miterLimit", "opacity"):
+                if isinstance(c.get(k), (int, float)) and abs(c[k]) in (2 ** 15, 2 ** 31, 1e300, 5e-324):
+                    wild_keys.add(k)
+    check(wild_keys, "wild scenes put magnitudes in keys besides coordinates")
+    check(mutant_for(4, 2, DEFAULT_FEATURES) == mutant_for(4, 2, DEFAULT_FEATURES), "mutants are deterministic")
+    check(any(not valid_json(mutant_for(4, i, DEFAULT_FEATURES)) for i in range(60)), "some mutants are not JSON")
     print("self-test: %s" % ("passed" if not failures else "%d FAILED" % len(failures)))
     return 1 if failures else 0
+
+
+def valid_json(data):
+    try:
+        json.loads(data.decode("utf-8"))
+        return True
+    except (UnicodeDecodeError, ValueError):
+        return False
 
 
 def main():
@@ -1915,6 +2349,9 @@ def main():
                     help="default, all, or a comma list of: default, " + ", ".join(ALL_FEATURES))
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="scenes checked at once (default 2)")
     ap.add_argument("--timeout", type=float, default=30, help="seconds before a canvas-gl process counts as hung (default 30)")
+    ap.add_argument("--mode", choices=["valid", "malformed", "both"], default="both",
+                    help="valid scenes on every form, malformed mutants of them (one form each, in turn), or both "
+                         "(default both)")
     ap.add_argument("--known-ok", action="store_true",
                     help="do not count over-bar failures a re-render shows to be a paint tie or a blend amplification "
                          "(KNOWN in this script; docs/DESIGN-NOTES.md, \"Ties and amplification\")")
@@ -1945,7 +2382,7 @@ def main():
         features = sorted(features)
 
     if a.print_scene is not None:
-        print(json.dumps(scene_for(a.seed, a.print_scene, features), allow_nan=False, ensure_ascii=False, indent=1))
+        print(json.dumps(scene_for(a.seed, a.print_scene, features), allow_nan=False, ensure_ascii=True, indent=1))
         return 0
 
     forms = list(FORMS) if a.forms == "all" else [f.strip() for f in a.forms.split(",") if f.strip()]

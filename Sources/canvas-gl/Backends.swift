@@ -26,6 +26,10 @@ struct GPUOptions: ParsableArguments {
           help: "Raster atlas on llvmpipe: bake colour × coverage into a BGRA8 atlas of rectangles (Mesa's linear rasterizer); --no-paint-atlas keeps R8 coverage and trapezoid bands.")
     var paintAtlas = true
 
+    @Option(name: .customLong("coverage-format"),
+            help: "Raster atlas coverage texels: r8 (the default), r16f or r32f (the conformance forms; implies --no-paint-atlas).")
+    var coverageFormat: String?
+
     @Option(name: .customLong("blend-route"),
             help: "How blend modes other than normal read the destination: framebuffer-fetch or destination-copy (default: fetch where the driver has it).")
     var blendRoute: String?
@@ -55,7 +59,16 @@ struct GPUOptions: ParsableArguments {
             }
             route = r
         }
-        return GLESOptions(device: selection, pathStrategy: strategy, paintAtlas: paintAtlas, blendRoute: route)
+        var format = GLESOptions.CoverageFormat.r8
+        if let coverageFormat {
+            guard let f = GLESOptions.CoverageFormat(rawValue: coverageFormat) else {
+                let all = GLESOptions.CoverageFormat.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ValidationError("--coverage-format: unknown format \"\(coverageFormat)\" (expected one of: \(all))")
+            }
+            format = f
+        }
+        return GLESOptions(device: selection, pathStrategy: strategy, coverageFormat: format,
+                           paintAtlas: paintAtlas && format == .r8, blendRoute: route)
     }
 }
 
