@@ -1141,8 +1141,10 @@ class Runner:
         err = p.stderr.decode("utf-8", "replace")
         if p.returncode == 0:
             return Outcome("ok", 0, out, err)
-        first = err.strip().splitlines()[0] if err.strip() else ""
-        if p.returncode == 1 and first.startswith("Error: "):
+        # The tool's clean refusal: exit 1 and an `Error: ...` line (render diagnostics, `warning: ...`, may come
+        # before it); a sanitizer's report also exits 1, without one.
+        first = next((line for line in err.splitlines() if line.startswith("Error: ")), "")
+        if p.returncode == 1 and first and not re.search(r"Sanitizer|runtime error:", err):
             return Outcome("error", 1, out, err, first[len("Error: "):])
         return Outcome("crash", p.returncode, out, err)
 

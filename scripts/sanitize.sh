@@ -2,22 +2,32 @@
 # The memory and thread checks of the unsafe code (raw scratch buffers, staging, worker arenas, parallel
 # coverage): not part of CI, whose budget they would double; run it after touching the rasterizers.
 #
-#   scripts/sanitize.sh        # ~10 min on 2 cores; prints one line per step and exits non-zero on any report
+#   scripts/sanitize.sh                      # every step; prints one line per step, exits non-zero on any report
+#   SANITIZE_STEPS="tests fuzz" scripts/sanitize.sh     # some of: tests catalogue fuzz tsan
+#   SANITIZE_FUZZ_COUNT=1000 (default)       # scenes of step 4
 #
-# 1. AddressSanitizer over the whole test suite (build in .build-asan). Leak checking is off: Mesa's EGL and
+# 1. AddressSanitizer and UndefinedBehaviorSanitizer together over the whole test suite (build in .build-asan;
+#    UBSan halts on its first report, so a report fails the step). Leak checking is off: Mesa's EGL and
 #    LLVM keep a few driver allocations to process exit (112 bytes in 2 blocks from an unloaded module, seen on
 #    every GLES run) and their stacks cannot be symbolised. The resident-memory checks run apart
 #    (`GLESResourceTests` and the glyph caches' thousand frames measure RSS, and ASan's quarantine, freed blocks
 #    kept poisoned up to 256 MiB, makes it grow by design): with the quarantine off.
 # 2. AddressSanitizer over `canvas-gl compare` of every catalogue scene, with each path strategy and the
 #    raster atlas's R8 form (the CLI path: scene loading, validation, PNG writing).
-# 3. ThreadSanitizer over the same compares (the coverage workers, the planner's parallel geometry), and
+# 4. ASan + UBSan under the fuzzer: SANITIZE_FUZZ_COUNT scenes of a fixed seed and their malformed mutants
+#    (scripts/fuzz.py --mode both) on the paint and tessellation forms; a report ends the process with a
+#    non-zero status, which the fuzzer counts as a crash and saves.
+# 5. ThreadSanitizer over the same compares (the coverage workers, the planner's parallel geometry), and
 #    over `ConcurrentRenderersTests` (several renderers on their own threads at once, sharing the display).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scenes=(Tests/ConformanceTests/scenes/*.json)
 forms=("--path-strategy raster-atlas" "--path-strategy raster-atlas --no-paint-atlas" "--path-strategy gpu-tessellation")
 reports=0
+steps=${SANITIZE_STEPS:-tests catalogue fuzz tsan}
+wants() { [[ " $steps " == *" $1 "* ]]; }
+sanitizers=(--sanitize=address --sanitize=undefined)
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
 step() { printf '%s\n' "$*"; }
 
@@ -44,34 +54,53 @@ export ASAN_OPTIONS=detect_leaks=0
 # cache's is left out: its masks legitimately fill towards their 8 MiB bound within the measured frames
 # (6.3 MB of the 8 MiB allowance in a normal build), and ASan's redzones around a thousand masks take it past.
 rss_tests='GLESResourceTests'
-if swift test --sanitize=address --build-path .build-asan \
-    --skip "$rss_tests|TextDrawingTests.testGlyphCacheStaysBoundedOverThousandFramesOfChangingText" \
-    >/tmp/sanitize-asan-tests.log 2>&1 \
-    && ASAN_OPTIONS=detect_leaks=0:quarantine_size_mb=0:thread_local_quarantine_size_kb=0 \
-        swift test --sanitize=address --build-path .build-asan \
-        --filter "$rss_tests" >>/tmp/sanitize-asan-tests.log 2>&1; then
-    step "asan tests: passed (log /tmp/sanitize-asan-tests.log)"
-else
-    step "asan tests: FAILED (log /tmp/sanitize-asan-tests.log)"
-    reports=$((reports + 1))
-fi
-if grep -q 'AddressSanitizer' /tmp/sanitize-asan-tests.log; then
-    step "asan tests: sanitizer report in the log"
-    reports=$((reports + 1))
+if wants tests; then
+    if swift test "${sanitizers[@]}" --build-path .build-asan \
+        --skip "$rss_tests|TextDrawingTests.testGlyphCacheStaysBoundedOverThousandFramesOfChangingText" \
+        >/tmp/sanitize-asan-tests.log 2>&1 \
+        && ASAN_OPTIONS=detect_leaks=0:quarantine_size_mb=0:thread_local_quarantine_size_kb=0 \
+            swift test "${sanitizers[@]}" --build-path .build-asan \
+            --filter "$rss_tests" >>/tmp/sanitize-asan-tests.log 2>&1; then
+        step "asan+ubsan tests: passed (log /tmp/sanitize-asan-tests.log)"
+    else
+        step "asan+ubsan tests: FAILED (log /tmp/sanitize-asan-tests.log)"
+        reports=$((reports + 1))
+    fi
+    if grep -qE 'AddressSanitizer|runtime error:' /tmp/sanitize-asan-tests.log; then
+        step "asan+ubsan tests: sanitizer report in the log"
+        reports=$((reports + 1))
+    fi
 fi
 
-swift build --sanitize=address --build-path .build-asan --product canvas-gl >/dev/null
-compare_all .build-asan/debug/canvas-gl asan
+if wants catalogue || wants fuzz; then
+    swift build "${sanitizers[@]}" --build-path .build-asan --product canvas-gl >/dev/null
+fi
+if wants catalogue; then
+    compare_all .build-asan/debug/canvas-gl asan+ubsan
+fi
+if wants fuzz; then
+    count=${SANITIZE_FUZZ_COUNT:-1000}
+    if python3 scripts/fuzz.py --seed 20261128 --count "$count" --mode both --forms atlas-paint,tessellation \
+        --known-ok --no-reduce --timeout 120 --canvas-gl .build-asan/debug/canvas-gl --out /tmp/sanitize-fuzz \
+        >/tmp/sanitize-fuzz.log 2>&1; then
+        step "asan+ubsan fuzz: $(tail -1 /tmp/sanitize-fuzz.log)"
+    else
+        step "asan+ubsan fuzz: FAILED: $(tail -1 /tmp/sanitize-fuzz.log) (log /tmp/sanitize-fuzz.log, scenes /tmp/sanitize-fuzz)"
+        reports=$((reports + 1))
+    fi
+fi
 
 unset ASAN_OPTIONS
-swift build --sanitize=thread --build-path .build-tsan --product canvas-gl >/dev/null
-compare_all .build-tsan/debug/canvas-gl tsan
-if swift test --sanitize=thread --build-path .build-tsan --filter ConcurrentRenderersTests \
-    >/tmp/sanitize-tsan-tests.log 2>&1 && ! grep -q 'ThreadSanitizer' /tmp/sanitize-tsan-tests.log; then
-    step "tsan concurrent renderers: passed"
-else
-    step "tsan concurrent renderers: FAILED (log /tmp/sanitize-tsan-tests.log)"
-    reports=$((reports + 1))
+if wants tsan; then
+    swift build --sanitize=thread --build-path .build-tsan --product canvas-gl >/dev/null
+    compare_all .build-tsan/debug/canvas-gl tsan
+    if swift test --sanitize=thread --build-path .build-tsan --filter ConcurrentRenderersTests \
+        >/tmp/sanitize-tsan-tests.log 2>&1 && ! grep -q 'ThreadSanitizer' /tmp/sanitize-tsan-tests.log; then
+        step "tsan concurrent renderers: passed"
+    else
+        step "tsan concurrent renderers: FAILED (log /tmp/sanitize-tsan-tests.log)"
+        reports=$((reports + 1))
+    fi
 fi
 
 step "sanitize: $reports problem(s)"
