@@ -199,10 +199,17 @@ private struct LayoutBuilder {
                 }
                 if Paragraph.isControl(first) { continue }
                 // The face: the primary when it has the base character (or it is a space), else a fallback.
-                let emoji = scalars.contains { $0.value == 0xFE0F }
-                    || (first >= 0x2000 && scalars.first!.properties.isEmojiPresentation)
+                // A grapheme is drawn as colour emoji (UTS #51) when it asks for it (VS16), when it carries a skin
+                // tone (an emoji modifier sequence: "🖐🏻" has no VS16 and its base no emoji presentation), or when
+                // its base has emoji presentation and no VS15 asks for text.
+                let emoji = scalars.contains { $0.value == 0xFE0F || $0.properties.isEmojiModifier }
+                    || (first >= 0x2000 && scalars.first!.properties.isEmojiPresentation
+                        && !scalars.contains { $0.value == 0xFE0E })
                 var faceID = primary.id
-                if emoji || (first > 0x20 && primary.glyph(for: first) == nil) {
+                // Default-ignorable characters (bidi and joiner controls, variation selectors) draw nothing
+                // (HarfBuzz hides them): they stay in the primary face, so no fallback face changes the line's metrics.
+                if emoji || (first > 0x20 && primary.glyph(for: first) == nil
+                             && !scalars.first!.properties.isDefaultIgnorableCodePoint) {
                     let memoKey = MemoKey(span: spanIndex, scalar: first, emoji: emoji)
                     if let id = fallbackMemo[memoKey] {
                         faceID = id
