@@ -12,12 +12,14 @@ final class UnicodeConformanceTests: XCTestCase {
     /// rules are not (see `testLineBreakTestPassRate`); anything below this is a regression, not a tailoring.
     static let requiredPassRate = 0.99
 
-    /// The lines of one of unicode-data's files; fails naming the package when it is not installed.
+    struct MissingDataFile: Error, CustomStringConvertible {
+        var path: String
+        var description: String { "\(path) is missing: install Debian's unicode-data package (scripts/install-deps.sh does)" }
+    }
+
+    /// The lines of one of unicode-data's files; throws (the test fails) naming the package when it is not installed.
     static func dataLines(_ path: String) throws -> [Substring] {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            XCTFail("\(path) is missing: install Debian's unicode-data package (scripts/install-deps.sh does)")
-            throw XCTSkip("no \(path)")
-        }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw MissingDataFile(path: path) }
         return text.split(separator: "\n", omittingEmptySubsequences: true)
     }
 
@@ -132,6 +134,31 @@ extension UnicodeConformanceTests {
         for failure in failures { print("  bidi fail: \(failure)") }
         XCTAssertGreaterThan(total, 90_000, "BidiCharacterTest 15.0 has 91 699 cases")
         XCTAssertGreaterThanOrEqual(rate, Self.requiredPassRate)
+    }
+}
+
+// MARK: - The engine's use of UAX #9
+
+extension UnicodeConformanceTests {
+    /// A bracket in a right-to-left run is drawn mirrored (rule L4): HarfBuzz mirrors it in the run shaped
+    /// right to left, so "א(ב" reads ב, then "(" drawn as ")", then א.
+    func testBracketsMirrorInRightToLeftRuns() throws {
+        let face = try TextEngine.shared.primaryFace(FontRequest(family: "DejaVu Sans", size: 20))
+        let glyph = { (c: UInt32) in try XCTUnwrap(face.glyph(for: c)) }
+        XCTAssertEqual(try visibleGlyphs("\u{05D0}(\u{05D1}"), [try glyph(0x05D1), try glyph(0x29), try glyph(0x05D0)])
+        XCTAssertEqual(try visibleGlyphs("a(b"), [try glyph(0x61), try glyph(0x28), try glyph(0x62)])
+    }
+
+    /// Lines are broken in logical order and each line is reordered on its own (L2 per line): a right-to-left
+    /// paragraph of two words wrapped to one word a line shows the first word, reversed, on the first line.
+    func testEachLineIsReorderedOnItsOwn() throws {
+        let face = try TextEngine.shared.primaryFace(FontRequest(family: "DejaVu Sans", size: 20))
+        let glyph = { (c: UInt32) in try XCTUnwrap(face.glyph(for: c)) }
+        let oneWord = try layout("\u{05D0}\u{05D1}", family: "DejaVu Sans").size.width
+        let l = try layout("\u{05D0}\u{05D1} \u{05D2}\u{05D3}", family: "DejaVu Sans", maxWidth: oneWord + 1)
+        XCTAssertEqual(l.lines.count, 2)
+        XCTAssertEqual(l.glyphs[l.lines[0].glyphs].map(\.glyph), [try glyph(0x05D1), try glyph(0x05D0)])
+        XCTAssertEqual(l.glyphs[l.lines[1].glyphs].map(\.glyph), [try glyph(0x05D3), try glyph(0x05D2)])
     }
 }
 
