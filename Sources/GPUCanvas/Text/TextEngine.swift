@@ -21,7 +21,9 @@
 //   kerning pair or ligature that straddles a break is not re-shaped).
 //
 // Measured (TextEngineTests.testMillionCharactersLayOutInLinearTime: 1 000 026 characters of "lorem ipsum …" in
-// DejaVu Sans 20 pt, wrapped at 400 pt into 27 779 lines): 0.30 s release, 1.2 s debug, on the shared 2-core box.
+// DejaVu Sans 20 pt, wrapped at 400 pt into 27 779 lines): 0.30 s release, 1.2 s debug, on the shared 2-core box,
+// with libunibreak. ICU's share of that text, timed in C at -O2: 18 ms for the line breaks, 18 ms for the bidi
+// levels.
 import CText
 import Foundation
 

@@ -30,7 +30,7 @@ enum UnicodeAlgorithms {
             }
         }
         try check(status, "ubrk_open(UBRK_LINE)")
-        return (0...scalars.count).map { flags[text.unitOffset[$0]] != 0 }
+        return text.perScalar(flags, count: scalars.count + 1).map { $0 != 0 }
     }
 
     /// Throws for an ICU status > 0 (a failure; < 0 is a warning).
@@ -81,7 +81,7 @@ struct BidiParagraph {
         }
         try UnicodeAlgorithms.check(status, "ubidi_setPara")
         paragraphLevel = level
-        levels = scalars.indices.map { unitLevels[text.unitOffset[$0]] }
+        levels = text.perScalar(unitLevels, count: scalars.count)
     }
 
     /// Rule L2: the logical indices of `levels`' elements in visual order, left to right (the highest level's
@@ -98,18 +98,35 @@ struct BidiParagraph {
     }
 }
 
-/// Scalars as UTF-16 for ICU, with each scalar's unit offset (and the end's: `unitOffset[count]`).
+/// Scalars as UTF-16 for ICU, with each scalar's unit offset (and the end's: `unitOffset[count]`); nil offsets
+/// when every scalar is one unit (the common case: then unit i is scalar i).
 private struct UTF16Text {
     var units: [UInt16] = []
-    var unitOffset: [Int] = []
+    var unitOffset: [Int]?
 
     init(_ scalars: [UInt32]) {
         units.reserveCapacity(scalars.count)
-        unitOffset.reserveCapacity(scalars.count + 1)
-        for value in scalars {
-            unitOffset.append(units.count)
-            units.append(contentsOf: (Unicode.Scalar(value) ?? "\u{FFFD}").utf16)
+        var offsets: [Int] = []
+        for (i, value) in scalars.enumerated() {
+            if value >= 0x10000 && value <= 0x10FFFF {
+                if offsets.isEmpty { offsets = Array(0...i) } else { offsets.append(units.count) }
+                let w = value - 0x10000
+                units.append(UInt16(0xD800 + (w >> 10)))
+                units.append(UInt16(0xDC00 + (w & 0x3FF)))
+                continue
+            }
+            if !offsets.isEmpty { offsets.append(units.count) }
+            units.append(value < 0xD800 || (value > 0xDFFF && value < 0x10000) ? UInt16(value) : 0xFFFD)
         }
-        unitOffset.append(units.count)
+        if !offsets.isEmpty {
+            offsets.append(units.count)
+            unitOffset = offsets
+        }
+    }
+
+    /// `perUnit`'s values at each scalar's first unit (and, when `perUnit` has one more, at the end).
+    func perScalar<T>(_ perUnit: [T], count: Int) -> [T] {
+        guard let unitOffset else { return perUnit.count == count ? perUnit : Array(perUnit.prefix(count)) }
+        return (0..<count).map { perUnit[unitOffset[$0]] }
     }
 }
