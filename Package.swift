@@ -28,19 +28,26 @@ let package = Package(
             providers: [.apt(["libjpeg62-turbo-dev"])]
         ),
         // The text engine's libraries: FreeType (font files, outlines), HarfBuzz (shaping), fontconfig (matching
-        // and fallback), libunibreak (UAX #14 line breaking). pkg-config names FreeType; the module map links all
-        // four. The fonts are what the engine's matching table and tests expect to find (Sources/GPUCanvas/Text).
+        // and fallback). pkg-config names FreeType; the module map links all three. The fonts are what the engine's matching table and tests expect to find (Sources/GPUCanvas/Text).
         .systemLibrary(
             name: "CText",
             path: "Sources/CText",
             pkgConfig: "freetype2",
             providers: [.apt([
-                "libfreetype-dev", "libharfbuzz-dev", "libfontconfig-dev", "libunibreak-dev",
+                "libfreetype-dev", "libharfbuzz-dev", "libfontconfig-dev",
                 "fonts-inter", "fonts-liberation2", "fonts-dejavu-core", "fonts-noto-core", "fonts-noto-color-emoji",
                 "fonts-wqy-microhei",
                 // Image(systemName:): SF Symbols names drawn with Material Design Icons (API/SystemImage.swift).
                 "fonts-materialdesignicons-webfont",
             ])]
+        ),
+        // ICU's common library (libicuuc, Debian libicu-dev): UAX #14 line breaking and UAX #9 bidi for the text
+        // engine. A C target, not a system-library module: ICU's own types must stay out of Swift, where they
+        // would clash with Foundation's ICU (Sources/CICU/include/cicu.h). ICU 72 implements Unicode 15.0.
+        .target(
+            name: "CICU",
+            path: "Sources/CICU",
+            linkerSettings: [.linkedLibrary("icuuc")]
         ),
         // GLSL ES programs, one file per program, shipped as resources.
         .target(
@@ -50,7 +57,7 @@ let package = Package(
         ),
         .target(
             name: "GPUCanvas",
-            dependencies: ["CGLES", "CJPEG", "CText", "Shaders"],
+            dependencies: ["CGLES", "CJPEG", "CText", "CICU", "Shaders"],
             path: "Sources/GPUCanvas"
         ),
         .executableTarget(

@@ -40,7 +40,7 @@ prepare)
     # holds whatever is installed; Noto Color Emoji, 10 MB, is left out to stay under the 64 MiB carry).
     # shellcheck disable=SC2086
     (cd "$GL" && apt-get $o download libfreetype6 libharfbuzz0b libfontconfig1 fontconfig-config fontconfig \
-        libunibreak1 libgraphite2-3 libbrotli1 libexpat1 libglib2.0-0 libpcre2-8-0 fonts-dejavu-core \
+        libicu72 libgraphite2-3 libbrotli1 libexpat1 libglib2.0-0 libpcre2-8-0 fonts-dejavu-core \
         fonts-liberation2 fonts-inter fonts-noto-core fonts-wqy-microhei)
     du -sh "$GL"
     ;;

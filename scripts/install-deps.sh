@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs the system packages GPUCanvas builds and runs with, if any is missing (Debian/Ubuntu).
 #   EGL + GLES 3 headers and loaders, Mesa's EGL driver and llvmpipe, libpng, libjpeg (libjpeg-turbo),
-#   pkg-config; for text: FreeType, HarfBuzz, fontconfig, libunibreak (UAX #14 line breaking), the fonts the
+#   pkg-config; for text: FreeType, HarfBuzz, fontconfig, ICU (UAX #14 line breaking, UAX #9 bidi), the fonts the
 #   engine's matching table names (Inter, Liberation, DejaVu, Noto, Noto Color Emoji, WenQuanYi Micro Hei for
-#   CJK ideographs) and hb-shape, which the text tests compare against; for animation export: ffmpeg (GIF, MP4,
+#   CJK ideographs), hb-shape, which the text tests compare against, and unicode-data, whose LineBreakTest.txt,
+#   BidiCharacterTest.txt and emoji-test.txt the Unicode conformance tests run; for animation export: ffmpeg (GIF, MP4,
 #   WebM; ffprobe checks them in the tests) and Pillow (python3-pil), which reads every APNG frame back in the tests.
 set -euo pipefail
 packages=(pkg-config libegl-dev libgles-dev libpng-dev libjpeg62-turbo-dev libegl-mesa0 libgl1-mesa-dri
-  libfreetype-dev libharfbuzz-dev libfontconfig-dev libunibreak-dev fonts-liberation2 fonts-inter fonts-noto-core
+  libfreetype-dev libharfbuzz-dev libfontconfig-dev libicu-dev unicode-data fonts-liberation2 fonts-inter fonts-noto-core
   fonts-noto-color-emoji fonts-dejavu-core fonts-wqy-microhei libharfbuzz-bin
   fonts-materialdesignicons-webfont  # Image(systemName:)'s icon font (Material Design Icons, OFL)
   ffmpeg python3-pil)

@@ -1,7 +1,7 @@
-// FreeType, HarfBuzz, fontconfig and libunibreak for Swift: the text engine's C libraries behind one module.
-// Debian: libfreetype-dev, libharfbuzz-dev, libfontconfig-dev, libunibreak-dev.
+// FreeType, HarfBuzz and fontconfig for Swift: the text engine's C libraries behind one module (ICU, for line
+// breaking and bidi, is Sources/CICU). Debian: libfreetype-dev, libharfbuzz-dev, libfontconfig-dev.
 //
-// Swift calls all four directly; the only shim is for FreeType's outline walker, whose callbacks are C
+// Swift calls all three directly; the only shim is for FreeType's outline walker, whose callbacks are C
 // function pointers taking a `void *user`: writing them here keeps the Swift side to one loop over a flat
 // array (`ctext_outline_decompose`), instead of four @convention(c) closures and an unmanaged box.
 #ifndef CTEXT_SHIM_H
@@ -16,7 +16,6 @@
 #include <harfbuzz/hb-ft.h>
 #include <harfbuzz/hb-ot.h>
 #include <fontconfig/fontconfig.h>
-#include <linebreak.h>
 
 /// One outline element as `ctext_outline_decompose` writes it: `verb` 0 move, 1 line, 2 quadratic (x1,y1
 /// control; x,y end), 3 cubic (x1,y1 and x2,y2 controls; x,y end). Coordinates as FreeType gives them (font

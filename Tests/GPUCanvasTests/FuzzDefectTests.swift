@@ -418,4 +418,44 @@ final class FuzzDefectTests: XCTestCase {
         XCTAssertEqual(alpha(drawn[0].image, 4, 4), 255)
         XCTAssertEqual(alpha(drawn[0].image, 40, 16), 0)
     }
+
+    // MARK: Unicode
+
+    /// A flag in wrapped text aborted the process on every backend (libunibreak 1.1, which knows Unicode 6:
+    /// `set_linebreaks: Assertion 'lbcNew <= LBP_JT' failed` on a regional indicator). With ICU's line breaking
+    /// the flag draws as Noto Color Emoji's one glyph, in its own blue and red.
+    func testFlagInWrappedTextDraws() throws {
+        let json = #"{"format":"gpucanvas-scene/1","size":[200,40],"commands":[{"op":"text","text":"Hi from 🇫🇷 Paris","in":[0,0,190,30]}]}"#
+        let drawn = try renderAll(json)
+        assertSame(drawn, maxDiff: Self.barMaxDiff, over2: Self.barOver2)
+        let image = drawn[0].image
+        var blue = 0, red = 0
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let p = image.pixel(x: x, y: y)
+                if p.a == 255 && p.b > 150 && p.r < 100 { blue += 1 }
+                if p.a == 255 && p.r > 200 && p.g < 100 && p.b < 100 { red += 1 }
+            }
+        }
+        XCTAssertGreaterThan(blue, 10, "the flag's blue band")
+        XCTAssertGreaterThan(red, 10, "the flag's red band")
+    }
+
+    /// U+FFFF, libunibreak's end-of-text marker, aborted the process the same way. It is a noncharacter and
+    /// draws as the font's .notdef box between x and y.
+    func testNoncharacterFFFFDraws() throws {
+        func scene(_ text: String) -> String {
+            #"{"format":"gpucanvas-scene/1","size":[200,40],"commands":[{"op":"text","text":"\#(text)","in":[0,0,190,30]}]}"#
+        }
+        let drawn = try renderAll(scene(#"x￿y"#))
+        assertSame(drawn, maxDiff: Self.barMaxDiff, over2: Self.barOver2)
+        let plain = try renderAll(scene("xy"))
+        func ink(_ image: RasterImage) -> Int {
+            var sum = 0
+            for y in 0..<image.height { for x in 0..<image.width { sum += alpha(image, x, y) } }
+            return sum
+        }
+        // The .notdef box adds its outline's ink to x and y's.
+        XCTAssertGreaterThan(ink(drawn[0].image), ink(plain[0].image) + 255 * 20)
+    }
 }

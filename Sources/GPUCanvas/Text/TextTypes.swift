@@ -111,10 +111,14 @@ struct TextLayout: Sendable, Equatable {
 enum TextError: Error, Equatable, CustomStringConvertible {
     /// A font file that FreeType or HarfBuzz refused: `invalid font /tmp/x.ttf: unknown file format`.
     case invalidFont(path: String, reason: String)
+    /// ICU refused a paragraph (only when it could not allocate): `Unicode algorithm failed: ubidi_setPara:
+    /// U_MEMORY_ALLOCATION_ERROR`.
+    case unicode(String)
 
     var description: String {
         switch self {
         case .invalidFont(let path, let reason): return "invalid font \(path): \(reason)"
+        case .unicode(let reason): return "Unicode algorithm failed: \(reason)"
         }
     }
 }
