@@ -206,7 +206,7 @@ extension RasterImage {
             throw ImageError.invalidPNG(message)
         }
         png_image_free(&image)
-        return RasterImage(width: w, height: h, pixels: Self.premultiplied(pixels))
+        return RasterImage(width: w, height: h, pixels: Self.premultiplied(consume pixels))
     }
 
     // MARK: Alpha conversion
@@ -247,8 +247,11 @@ extension RasterImage {
     /// Straight → premultiplied: c' = round(c·a / 255).
     ///
     /// (255, 0, 0, 128) → (128, 0, 0, 128).
-    static func premultiplied(_ pixels: [UInt8]) -> [UInt8] {
-        var out = pixels
+    ///
+    /// Consuming: a decoder hands its buffer over and it is premultiplied in place, so a 1 GiB image costs
+    /// 1 GiB, not 2.
+    static func premultiplied(_ pixels: consuming [UInt8]) -> [UInt8] {
+        var out = consume pixels
         out.withUnsafeMutableBufferPointer { px in
             for i in Swift.stride(from: 0, to: px.count, by: 4) {
                 let a = Int(px[i + 3])

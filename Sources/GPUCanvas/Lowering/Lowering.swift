@@ -445,8 +445,8 @@ private struct Builder {
     var failedJobs = Set<Int>()
     /// `RenderLimits.imageBytes` for the frame's distinct images; nil: unchecked (a backend driven directly).
     let imageBudget: Int?
-    /// The distinct images the frame draws and their decoded bytes so far.
-    private var imageBytes: [ObjectIdentifier: Int] = [:]
+    /// The distinct pixel buffers the frame draws (images sharing pixels count once), by address.
+    private var imageBytes: [UInt: Int] = [:]
     private var imageTotal = 0
     /// The last clip stack seen and its node: consecutive draws under one stack share it.
     private var lastClips: [RecordedClip] = []
@@ -717,9 +717,10 @@ private struct Builder {
             guard let image = try ImageResolution.resolve(i, transform: d.transform.concatenating(target.deviceTransform),
                                                           decodesSRGB: colorMode != .nonLinear, drawNumber: d.number)
             else { return nil }
-            if let imageBudget, imageBytes[image.identity] == nil {
+            let buffer = image.pixels.pixels.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+            if let imageBudget, imageBytes[buffer] == nil {
                 let bytes = image.pixels.width * image.pixels.height * 4
-                imageBytes[image.identity] = bytes
+                imageBytes[buffer] = bytes
                 imageTotal += bytes
                 if imageTotal > imageBudget {
                     throw RenderError.overMemoryLimit(

@@ -373,8 +373,9 @@ private struct SceneDecoder {
     let options: SceneLoadOptions
     /// The folders resource files must resolve inside: the base folder and the allowed ones.
     let confinement: ResourceConfinement
-    /// Each distinct image source decoded so far (`png:<real path>`, `pngBase64:<text>`, …).
-    var decoded: [String: RasterImage] = [:]
+    /// Each distinct image source decoded so far (`png:<real path>`, `pngBase64:<text>`, …), as the one
+    /// content every entry naming it shares (a GLES frame uploads it once).
+    var decoded: [String: ImageContent] = [:]
     /// Their decoded bytes together.
     var decodedBytes = 0
     /// `resources.images`, decoded, by name.
@@ -542,7 +543,7 @@ private struct SceneDecoder {
             guard !text.isEmpty else { throw source.error("expected a file path, got an empty string") }
             let path = try confined(text, source)
             key = kind + ":" + (realPath(path) ?? path)
-            if let done = decoded[key] {
+            if case .success(let done)? = decoded[key]?.result {
                 pixels = done
             } else {
                 do {
@@ -555,7 +556,7 @@ private struct SceneDecoder {
             }
         } else {
             key = kind + ":" + text
-            if let done = decoded[key] {
+            if case .success(let done)? = decoded[key]?.result {
                 pixels = done
             } else {
                 guard let data = Data(base64Encoded: text) else {
@@ -570,7 +571,7 @@ private struct SceneDecoder {
             }
         }
         if decoded[key] == nil {
-            decoded[key] = pixels
+            decoded[key] = ImageContent(.success(pixels), source: nil)
             decodedBytes += pixels.width * pixels.height * 4
         }
         var scale: CGFloat = 1
@@ -578,7 +579,7 @@ private struct SceneDecoder {
             scale = try s.cgFloat()
             guard scale > 0 else { throw s.error("scale must be > 0, got \(fmt(scale))") }
         }
-        var image = Image(pixels, scale: scale)
+        var image = Image(content: decoded[key]!, scale: scale)
         if let t = o.optional("template"), try t.bool() { image = image.renderingMode(.template) }
         if let i = o.optional("interpolation") {
             image = image.interpolation(try named(i, "interpolation", Self.interpolations))
