@@ -55,11 +55,13 @@ struct Compare: ParsableCommand {
         let renderers = try names.map { try safety.apply(to: makeRenderer($0, gles: gles)) }
         if let output { try checkWritable(output) }
         let s = scale.map { CGFloat($0) } ?? sceneScale
-        let images = try renderers.map { r in
-            let image = try r.render(recording, scale: s)
-            return image
+        let images = try renderers.map { try $0.render(recording, scale: s) }
+        // The lowering is shared, so both renderers skip the same things: printed once, and a difference is a
+        // defect worth failing on (the fuzzer runs compare).
+        guard renderers[0].lastReport == renderers[1].lastReport else {
+            throw CLIError("the backends skipped different draws:\n\(names[0]): \(renderers[0].lastReport)\n"
+                           + "\(names[1]): \(renderers[1].lastReport)")
         }
-        // The lowering is shared: both renderers skip the same things, printed once.
         printWarnings(renderers[0].lastReport)
         let d = images[1].difference(from: images[0])
         print("\(names[1]) vs \(names[0]) (\(renderers[1].rendererName) vs \(renderers[0].rendererName)), "
