@@ -168,6 +168,14 @@ final class ServerSafetyTests: XCTestCase {
         XCTAssertThrowsError(try Scene(jsonData: scene(images: #""i": {"png": "nope.png"}"#), baseURL: scenes)) {
             XCTAssertEqual("\($0)", "resources.images.i: \(scenes.path)/nope.png: no such file")
         }
+        // A NUL cannot cut the checked path short; a base folder that does not exist holds no files.
+        XCTAssertThrowsError(try Scene(jsonData: scene(images: #""i": {"png": "inside.png\u0000/../../../etc/passwd"}"#), baseURL: scenes)) {
+            XCTAssertTrue("\($0)".hasSuffix("is outside the scene's folder and the folders allowed to it"), "\($0)")
+        }
+        let nowhere = dir.appendingPathComponent("no-such-folder")
+        XCTAssertThrowsError(try Scene(jsonData: scene(images: #""i": {"png": "a.png"}"#), baseURL: nowhere)) {
+            XCTAssertEqual("\($0)", "resources.images.i: \(nowhere.path)/a.png: no such file")
+        }
         // A folder the caller allows: absolute paths and `..` into it load.
         let allowed = SceneLoadOptions(allowedDirectories: [dir])
         XCTAssertNoThrow(try Scene(jsonData: scene(images: #""i": {"png": "../outside.png"}, "j": {"png": "\#(dir.path)/outside.png"}"#),

@@ -1334,14 +1334,15 @@ private func realPath(_ path: String) -> String? {
 
 /// Where a scene's resource files may be: at or below the base folder or an allowed one.
 struct ResourceConfinement {
-    /// The folders as given and as their real paths (a folder reached through a symlink is allowed both ways).
+    /// The folders as given and as their real paths (a folder reached through a symlink is allowed both ways);
+    /// a folder that does not exist has no real path.
     private let lexicalRoots: [String]
-    private let realRoots: [String]
+    private let realRoots: [String?]
 
     init(base: String, allowed: [String]) {
         let roots = ([base] + allowed).map { Self.normalized($0) }
         lexicalRoots = roots
-        realRoots = roots.compactMap { realPath($0) }
+        realRoots = roots.map { realPath($0) }
     }
 
     /// `text` (absolute, or relative to the base folder) as a normalised absolute path when it stays inside
@@ -1349,10 +1350,16 @@ struct ResourceConfinement {
     /// (or, for a path that does not exist yet, that of its deepest existing folder, and a dangling symlink
     /// counts as leading out), so a refusal says nothing about what lies outside.
     func resolve(_ text: String) -> String? {
+        // A NUL would end the path C sees before the one checked here.
+        guard !text.contains("\u{0}") else { return nil }
         let path = Self.normalized(text.hasPrefix("/") ? text : lexicalRoots[0] + "/" + text)
         guard lexicalRoots.contains(where: { Self.isInside(path, $0) }) else { return nil }
         if let real = realPath(path) {
-            return realRoots.contains(where: { Self.isInside(real, $0) }) ? path : nil
+            return realRoots.contains(where: { $0.map { Self.isInside(real, $0) } ?? false }) ? path : nil
+        }
+        // Under a folder that does not exist nothing does: opening it says "no such file".
+        if lexicalRoots.indices.allSatisfy({ !Self.isInside(path, lexicalRoots[$0]) || realRoots[$0] == nil }) {
+            return path
         }
         // Some part is missing: the deepest part that exists must be a real folder inside; the first missing
         // component must not be a (dangling) symlink.
@@ -1364,7 +1371,7 @@ struct ResourceConfinement {
             if let real = realPath(existing) {
                 var info = stat()
                 if lstat(missing, &info) == 0 { return nil }  // there, yet unresolvable: a dangling link
-                return realRoots.contains(where: { Self.isInside(real, $0) }) ? path : nil
+                return realRoots.contains(where: { $0.map { Self.isInside(real, $0) } ?? false }) ? path : nil
             }
         }
         return nil
