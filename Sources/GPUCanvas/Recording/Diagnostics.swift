@@ -29,7 +29,8 @@ public struct RenderDiagnostic: Sendable, Equatable, CustomStringConvertible {
         case unknownSystemImage
         /// `Image("name")` or `Color("name")` with a name no asset catalog holds: it draws nothing (clear).
         case unknownAsset
-        /// A font that could not be read or found: another face drew the text, or nothing did.
+        /// A font file that could not be read. The text draw is skipped: its layout failed when the text was
+        /// recorded, so there are no glyphs of another face to draw in its place.
         case fontSubstituted
     }
 
