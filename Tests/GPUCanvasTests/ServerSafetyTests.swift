@@ -1,3 +1,4 @@
+import CJPEG
 import XCTest
 @testable import GPUCanvas
 
@@ -84,6 +85,24 @@ final class ServerSafetyTests: XCTestCase {
         let entries = (0 ..< 8).map { #""b\#($0)": {"png": "bomb.png"}"# }.joined(separator: ", ")
         XCTAssertThrowsError(try Scene(jsonData: scene(images: entries), baseURL: dir)) { error in
             XCTAssertEqual("\(error)", "resources.images.b0: \(words)")
+        }
+    }
+
+    /// A JPEG's SOF size is checked the same way, before libjpeg starts decompressing; at the limit it decodes.
+    func testJPEGOverTheBudgetIsRefusedFromItsHeader() throws {
+        let rgb = [UInt8](repeating: 120, count: 16 * 8 * 3)
+        let data = encodeJPEG(width: 16, height: 8, components: 3, colorSpace: JCS_RGB, rgb)
+        let url = try write("photo.jpg", data)
+        XCTAssertThrowsError(try RasterImage(contentsOf: url, limits: RenderLimits(imageBytes: 511))) {
+            XCTAssertEqual("\($0)", "\(url.path): image 16×8 needs 512 bytes decoded, over the memory limit of 511 bytes")
+        }
+        XCTAssertThrowsError(try RasterImage(jpegData: data, limits: RenderLimits(imageBytes: 511))) {
+            XCTAssertEqual("\($0)", "image 16×8 needs 512 bytes decoded, over the memory limit of 511 bytes")
+        }
+        XCTAssertEqual(try RasterImage(contentsOf: url, limits: RenderLimits(imageBytes: 512)).width, 16)
+        XCTAssertThrowsError(try Scene(jsonData: scene(images: #""p": {"jpeg": "photo.jpg"}"#), baseURL: dir,
+                                       options: SceneLoadOptions(limits: RenderLimits(imageBytes: 500)))) {
+            XCTAssertEqual("\($0)", "resources.images.p: \(url.path): image 16×8 needs 512 bytes decoded, over the memory limit of 500 bytes")
         }
     }
 
