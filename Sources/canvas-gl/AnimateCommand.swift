@@ -77,6 +77,9 @@ struct Animate: ParsableCommand {
     @Option(name: .long, help: "Encode worker threads (default: one per core).")
     var workers: Int?
 
+    @Flag(name: .long, help: "Make what a frame would skip as Apple's frameworks do (a NaN coordinate, a missing image) an error that stops the export, exit 1.")
+    var strict = false
+
     @Flag(name: .long, help: "No progress output.")
     var quiet = false
 
@@ -139,6 +142,7 @@ struct Animate: ParsableCommand {
         exporter.encodeWorkers = workers ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
         let destination = try makeDestination()
         let renderer = try makeRenderer(backend, gles: try gpu.glesOptions())
+        renderer.diagnosticsPolicy = strict ? .strict : .lenient
 
         // Ctrl-C: stop cleanly (see the top of the file).
         let cancellation = ExportCancellation()
@@ -162,6 +166,9 @@ struct Animate: ParsableCommand {
             throw CLIError("\(e)")
         }
         meter.end()
+        // The exporter renders on its own thread and keeps no per-frame reports: what the last frame skipped
+        // is what is known here (the frames of one animation usually skip alike).
+        printWarnings(renderer.lastReport, prefix: "last frame: ")
         let summary = "wrote \(destination.name): \(report.frameCount) frames, \(report.width)×\(report.height) px, "
             + String(format: "%.1f fps end to end (%@)", report.framesPerSecond, renderer.rendererName)
         if output == "-" {

@@ -37,6 +37,9 @@ struct Compare: ParsableCommand {
     @Option(name: .long, help: "Pixels per point; overrides the scene's own scale.")
     var scale: Double?
 
+    @OptionGroup(title: "Untrusted input")
+    var safety: SafetyOptions
+
     func validate() throws {
         if scene != nil && example != nil { throw ValidationError("give a scene file or --example NAME, not both") }
         if scene == nil && example == nil { throw ValidationError("give a scene file or --example NAME") }
@@ -47,12 +50,19 @@ struct Compare: ParsableCommand {
 
     func run() throws {
         let names = backends.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
-        let (recording, sceneScale) = try loadInput(scene: scene, example: example)
+        let (recording, sceneScale) = try loadInput(scene: scene, example: example, options: try safety.sceneOptions())
         let gles = try gpu.glesOptions()
-        let renderers = try names.map { try makeRenderer($0, gles: gles) }
+        let renderers = try names.map { try safety.apply(to: makeRenderer($0, gles: gles)) }
         if let output { try checkWritable(output) }
         let s = scale.map { CGFloat($0) } ?? sceneScale
         let images = try renderers.map { try $0.render(recording, scale: s) }
+        // The lowering is shared, so both renderers skip the same things: printed once, and a difference is a
+        // defect worth failing on (the fuzzer runs compare).
+        guard renderers[0].lastReport == renderers[1].lastReport else {
+            throw CLIError("the backends skipped different draws:\n\(names[0]): \(renderers[0].lastReport)\n"
+                           + "\(names[1]): \(renderers[1].lastReport)")
+        }
+        printWarnings(renderers[0].lastReport)
         let d = images[1].difference(from: images[0])
         print("\(names[1]) vs \(names[0]) (\(renderers[1].rendererName) vs \(renderers[0].rendererName)), "
               + "\(d.width)×\(d.height) px")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import GPUCanvas
 
 struct Render: ParsableCommand {
@@ -7,7 +8,10 @@ struct Render: ParsableCommand {
         abstract: "Render a scene file or a built-in example to a PNG.",
         discussion: """
             The scene is validated completely before anything is drawn; an invalid scene exits non-zero with \
-            the file and JSON location of the problem on stderr.
+            the file and JSON location of the problem on stderr. What a render skips as Apple's frameworks do \
+            (a NaN coordinate, an image that cannot be read) is printed as `warning: …`; --strict makes it an \
+            error. Resource files resolve only inside the scene's folder and the --allow-dir folders, and the \
+            scene's decoded images must fit --memory-limit.
 
             Examples:
               canvas-gl render scene.json -o out.png
@@ -16,6 +20,7 @@ struct Render: ParsableCommand {
               canvas-gl render scene.json --dump
               canvas-gl render scene.json --dump-gpu
               canvas-gl render --example ellipse -o ellipse.png
+              canvas-gl render untrusted.json -o out.png --strict --memory-limit 64M --allow-dir /srv/assets
             """
     )
 
@@ -43,6 +48,9 @@ struct Render: ParsableCommand {
     @Flag(name: .customLong("dump-gpu"), help: "Print the GLES command buffer of the frame (passes, binds, uploads, draws).")
     var dumpGPU = false
 
+    @OptionGroup(title: "Untrusted input")
+    var safety: SafetyOptions
+
     func validate() throws {
         if scene != nil && example != nil { throw ValidationError("give a scene file or --example NAME, not both") }
         if scene == nil && example == nil { throw ValidationError("give a scene file or --example NAME") }
@@ -54,12 +62,13 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
-        let (recording, sceneScale) = try loadInput(scene: scene, example: example)
+        let (recording, sceneScale) = try loadInput(scene: scene, example: example, options: try safety.sceneOptions())
         if dump { print(recording.description) }
         guard output != nil || dumpGPU else { return }
-        let renderer = try makeRenderer(backend, gles: try gpu.glesOptions())
+        let renderer = try safety.apply(to: makeRenderer(backend, gles: try gpu.glesOptions()))
         if let output { try checkWritable(output) }
         let image = try renderer.render(recording, scale: scale.map { CGFloat($0) } ?? sceneScale)
+        printWarnings(renderer.lastReport)
         if dumpGPU, let commands = renderer.lastGPUCommandDump { print(commands) }
         guard let output else { return }
         try savePNG(image, to: output)
@@ -68,13 +77,60 @@ struct Render: ParsableCommand {
 }
 
 /// A scene file or a built-in example, as a recording and the scale it asks for.
-func loadInput(scene: String?, example: String?) throws -> (Recording, CGFloat) {
+func loadInput(scene: String?, example: String?, options: SceneLoadOptions = SceneLoadOptions()) throws -> (Recording, CGFloat) {
     if let name = example {
         guard let e = Example.named(name) else {
             throw CLIError("unknown example \"\(name)\" (see `canvas-gl examples`: \(Example.all.map(\.name).joined(separator: ", ")))")
         }
         return (e.recording, e.scale)
     }
-    let s = try Scene.load(contentsOf: URL(fileURLWithPath: scene!))
+    let s = try Scene.load(contentsOf: URL(fileURLWithPath: scene!), options: options)
     return (s.recording, s.scale)
+}
+
+/// `--strict`, `--memory-limit` and `--allow-dir`: what the commands that render scenes from others share.
+struct SafetyOptions: ParsableArguments {
+    @Flag(name: .long, help: "Make what a render would skip as Apple's frameworks do (a NaN coordinate, a missing image) an error, exit 1.")
+    var strict = false
+
+    @Option(name: .customLong("memory-limit"),
+            help: "Decoded image memory a scene and a frame may take: bytes, or with K, M or G (binary) (default: 512M).")
+    var memoryLimit: String?
+
+    @Option(name: .customLong("allow-dir"), help: "A folder besides the scene's own that its resource files may be in (repeatable).")
+    var allowDirs: [String] = []
+
+    func validate() throws {
+        _ = try limits()
+    }
+
+    /// `--memory-limit` parsed: "512M" → 512 MiB, "1G", "65536", "64K".
+    func limits() throws -> RenderLimits {
+        guard let text = memoryLimit?.trimmingCharacters(in: .whitespaces) else { return RenderLimits() }
+        let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+        var digits = Substring(text), unit = 1
+        if let last = text.last?.uppercased().first, let u = units[last] { unit = u; digits = digits.dropLast() }
+        guard let n = Int(digits), n > 0, n <= Int.max / unit else {
+            throw ValidationError("--memory-limit: expected a size such as 512M, 1G or 65536 (bytes), got \"\(text)\"")
+        }
+        return RenderLimits(imageBytes: n * unit)
+    }
+
+    func sceneOptions() throws -> SceneLoadOptions {
+        SceneLoadOptions(limits: try limits(), allowedDirectories: allowDirs.map { URL(fileURLWithPath: $0) })
+    }
+
+    /// `renderer` under the policy and limits asked for.
+    func apply(to renderer: CanvasRenderer) throws -> CanvasRenderer {
+        renderer.diagnosticsPolicy = strict ? .strict : .lenient
+        renderer.limits = try limits()
+        return renderer
+    }
+}
+
+/// Each thing a render skipped, as `warning: …` on stderr.
+func printWarnings(_ report: RenderReport, prefix: String = "") {
+    for d in report.diagnostics {
+        FileHandle.standardError.write(Data("warning: \(prefix)\(d)\n".utf8))
+    }
 }

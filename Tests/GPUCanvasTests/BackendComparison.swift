@@ -18,8 +18,8 @@ enum BackendComparison {
 
     /// The reference first, then every GLES form.
     static func renderers() throws -> [(name: String, renderer: CanvasRenderer)] {
-        var list = [("reference", try CanvasRenderer(backend: .reference))]
-        for (name, o) in glesForms { list.append((name, try CanvasRenderer(backend: .gles(o)))) }
+        var list = [("reference", try CanvasRenderer.strict(backend: .reference))]
+        for (name, o) in glesForms { list.append((name, try CanvasRenderer.strict(backend: .gles(o)))) }
         return list
     }
 

@@ -318,7 +318,7 @@ final class ExportTests: XCTestCase {
     /// both backends, in the same words.
     func testFailingFrameLeavesNothingAndNamesTheFrame() throws {
         var messages: [String] = []
-        for renderer in [try CanvasRenderer(), try CanvasRenderer(backend: .reference)] {
+        for renderer in [try CanvasRenderer.strict(), try CanvasRenderer.strict(backend: .reference)] {
             let apng = APNGDestination(url: folder.appendingPathComponent("broken.apng"))
             XCTAssertThrowsError(try exporter(.frames(30)).export(FailingSource(failAt: 7), renderer: renderer, to: apng)) { error in
                 XCTAssertEqual(error as? ExportError, .frameFailed(frame: FrameTime(index: 7, time: 7.0 / 30), reason: "the source broke on purpose"))
@@ -337,7 +337,7 @@ final class ExportTests: XCTestCase {
             context.fill(Path(CGRect(x: x, y: 4, width: 10, height: 10)), with: .color(.blue))
         }
         var messages: [String] = []
-        for renderer in [try CanvasRenderer(), try CanvasRenderer(backend: .reference)] {
+        for renderer in [try CanvasRenderer.strict(), try CanvasRenderer.strict(backend: .reference)] {
             let apng = APNGDestination(url: folder.appendingPathComponent("nan.apng"))
             XCTAssertThrowsError(try exporter(.frames(10)).export(source, renderer: renderer, to: apng)) { messages.append("\($0)") }
             XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [])

@@ -8,7 +8,7 @@ final class GLESRenderTests: XCTestCase {
     static let roundingTolerance = 1
 
     static func renderer(_ strategy: PathStrategyKind) throws -> CanvasRenderer {
-        try CanvasRenderer(backend: .gles(GLESOptions(device: .mesa, pathStrategy: strategy)))
+        try CanvasRenderer.strict(backend: .gles(GLESOptions(device: .mesa, pathStrategy: strategy)))
     }
 
     func forEachStrategy(_ body: (CanvasRenderer, PathStrategyKind) throws -> Void) throws {

@@ -10,7 +10,7 @@ import XCTest
 final class ReferenceCompositingTests: XCTestCase {
     func render(_ w: CGFloat, _ h: CGFloat, scale: CGFloat = 1, opaque: Bool = false,
                 _ draw: (inout GraphicsContext, CGSize) -> Void) throws -> RasterImage {
-        try CanvasRenderer(backend: .reference).render(size: CGSize(width: w, height: h), scale: scale,
+        try CanvasRenderer.strict(backend: .reference).render(size: CGSize(width: w, height: h), scale: scale,
                                                        opaque: opaque, draw)
     }
 
@@ -190,7 +190,7 @@ final class ReferenceCompositingTests: XCTestCase {
             r.shading = .linearGradient(Gradient(colors: [.red, .blue]), startPoint: .zero, endPoint: CGPoint(x: 4, y: 0))
             ctx.draw(r, in: CGRect(x: 0, y: 0, width: 4, height: 4))
         }
-        XCTAssertThrowsError(try CanvasRenderer(backend: .reference).render(tinted)) { error in
+        XCTAssertThrowsError(try CanvasRenderer.strict(backend: .reference).render(tinted)) { error in
             guard case RenderError.unsupported(let message) = error else { return XCTFail("\(error)") }
             XCTAssert(message.contains("template image filled with a gradient"), message)
         }

@@ -261,12 +261,18 @@ final class SceneImageTests: XCTestCase {
             ctx.draw(Image(contentsOf: photo), at: CGPoint(x: 30, y: 10))
             ctx.draw(Image(raster), at: CGPoint(x: 50, y: 10))
         }
-        XCTAssertEqual(try Scene.load(contentsOf: sceneURL).recording, expected)
+        // Outside the scene's folder only when the caller allows the folder they are in.
+        let allowed = SceneLoadOptions(allowedDirectories: [directory])
+        XCTAssertEqual(try Scene.load(contentsOf: sceneURL, options: allowed).recording, expected)
         // The same text with a base URL.
-        XCTAssertEqual(try load(json, baseURL: directory.appendingPathComponent("scenes")).recording, expected)
-        // From another folder the relative names miss, and the error names where they were looked for (the
-        // folder and the name joined, `..` kept).
-        assertError(json, baseURL: directory, at: "resources.images.a", "\(directory.path)/../assets/logo.png: no such file")
+        XCTAssertEqual(try Scene(jsonData: Data(json.utf8), baseURL: directory.appendingPathComponent("scenes"),
+                                 options: allowed).recording, expected)
+        // Not allowed, `..` leads out of the scene's folder.
+        assertError(json, baseURL: directory.appendingPathComponent("scenes"), at: "resources.images.a.png",
+                    "\"../assets/logo.png\" is outside the scene's folder and the folders allowed to it")
+        // A relative name that misses inside the folder names where it was looked for.
+        let missing = json.replacingOccurrences(of: "../assets/logo.png", with: "assets/nope.png")
+        assertError(missing, baseURL: directory, at: "resources.images.a", "\(directory.path)/assets/nope.png: no such file")
     }
 
     // MARK: Round trips: record → sceneJSON → load gives an equal recording

@@ -61,9 +61,9 @@ final class VerdictTests: XCTestCase {
     ]
 
     func renderers() throws -> [(String, CanvasRenderer)] {
-        var list = [("reference", try CanvasRenderer(backend: .reference))]
+        var list = [("reference", try CanvasRenderer.strict(backend: .reference))]
         for s in PathStrategyKind.allCases {
-            list.append((s.rawValue, try CanvasRenderer(backend: .gles(GLESOptions(device: .mesa, pathStrategy: s)))))
+            list.append((s.rawValue, try CanvasRenderer.strict(backend: .gles(GLESOptions(device: .mesa, pathStrategy: s)))))
         }
         return list
     }

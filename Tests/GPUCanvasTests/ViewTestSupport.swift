@@ -9,8 +9,8 @@ enum ViewTesting {
 
     static func renderers() throws -> [(name: String, renderer: CanvasRenderer)] {
         if let cached { return cached }
-        let list = [("reference", try CanvasRenderer(backend: .reference)),
-                    ("gles", try CanvasRenderer(backend: .gles(GLESOptions(device: .mesa))))]
+        let list = [("reference", try CanvasRenderer.strict(backend: .reference)),
+                    ("gles", try CanvasRenderer.strict(backend: .gles(GLESOptions(device: .mesa))))]
         cached = list
         return list
     }

@@ -65,7 +65,15 @@ extension RasterImage {
     ///
     /// A GIF named logo.png throws `.unrecognizedFormat`: "/img/logo.png: neither PNG nor JPEG (starts
     /// with 0x47 0x49 0x46 0x38)".
+    ///
+    /// An image whose decoded pixels would pass `limits.imageBytes` (512 MiB by default) throws
+    /// `.overMemoryLimit`, found from its header before any pixel memory is taken.
     public init(contentsOf url: URL) throws {
+        try self.init(contentsOf: url, limits: RenderLimits())
+    }
+
+    /// The same, with decoded pixels limited to `limits.imageBytes` (checked from the header).
+    public init(contentsOf url: URL, limits: RenderLimits) throws {
         let (stream, path) = try openImageFile(url)
         defer { fclose(stream) }
         var head = [UInt8](repeating: 0, count: 8)
@@ -79,8 +87,8 @@ extension RasterImage {
         }
         if fseeko(stream, 0, SEEK_SET) == 0 {
             switch format {
-            case .png: self = try Self.decodePNG(stream: stream, path: path)
-            case .jpeg: self = try Self.decodeJPEG(stream: stream, path: path)
+            case .png: self = try Self.decodePNG(stream: stream, path: path, limit: limits.imageBytes)
+            case .jpeg: self = try Self.decodeJPEG(stream: stream, path: path, limit: limits.imageBytes)
             }
             return
         }
@@ -103,8 +111,8 @@ extension RasterImage {
             }
         }
         switch format {
-        case .png: self = try Self.decodePNG(data: data, path: path)
-        case .jpeg: self = try Self.decodeJPEG(data: data, path: path)
+        case .png: self = try Self.decodePNG(data: data, path: path, limit: limits.imageBytes)
+        case .jpeg: self = try Self.decodeJPEG(data: data, path: path, limit: limits.imageBytes)
         }
     }
 
@@ -113,9 +121,14 @@ extension RasterImage {
     /// `Data("GIF89a".utf8)` throws `.unrecognizedFormat(path: nil, firstBytes: …)`: "image data is
     /// neither PNG nor JPEG (starts with 0x47 0x49 0x46 0x38)".
     public init(data: Data) throws {
+        try self.init(data: data, limits: RenderLimits())
+    }
+
+    /// The same, with decoded pixels limited to `limits.imageBytes` (checked from the header).
+    public init(data: Data, limits: RenderLimits) throws {
         switch ImageFileFormat(sniffing: data) {
-        case .png: self = try Self.decodePNG(data: data, path: nil)
-        case .jpeg: self = try Self.decodeJPEG(data: data, path: nil)
+        case .png: self = try Self.decodePNG(data: data, path: nil, limit: limits.imageBytes)
+        case .jpeg: self = try Self.decodeJPEG(data: data, path: nil, limit: limits.imageBytes)
         case nil: throw ImageError.unrecognizedFormat(path: nil, firstBytes: Array(data.prefix(8)))
         }
     }

@@ -16,6 +16,7 @@
 ///     /img/photo.jpg: cannot decode JPEG (Bogus marker length)
 ///     not a valid PNG: /img/logo.png: the file ends before the image does
 ///     /img/huge.png: image 40000×40000 exceeds the limit of 16384 pixels per side
+///     /img/bomb.png: image 16000×16000 needs 976.6 MiB decoded, over the memory limit of 512 MiB
 ///     raw RGBA: 15 bytes do not make 2×2 RGBA8 pixels (16 bytes)
 public enum ImageError: Error, Equatable, CustomStringConvertible {
     case fileNotFound(path: String)
@@ -34,6 +35,9 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
     /// The image is wider or taller than `maxPixelDimension` (16384), found from its header before any
     /// pixel memory is taken. `path` names the file (nil for data in memory and raw pixels).
     case tooLarge(width: Int, height: Int, path: String? = nil)
+    /// Decoding the image would take more than `limit` bytes (`RenderLimits.imageBytes`, or what a scene's
+    /// other images left of it), found from its header before any pixel memory is taken.
+    case overMemoryLimit(width: Int, height: Int, limit: Int, path: String? = nil)
     /// Raw pixels given to `RasterImage(width:height:rgba:premultiplied:)` do not make an image: the reason
     /// ("15 bytes do not make 2×2 RGBA8 pixels (16 bytes)").
     case invalidPixels(String)
@@ -55,6 +59,9 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
         case .tooLarge(let w, let h, let path):
             return (path.map { "\($0): " } ?? "")
                 + "image \(w)×\(h) exceeds the limit of \(maxPixelDimension) pixels per side"
+        case .overMemoryLimit(let w, let h, let limit, let path):
+            return (path.map { "\($0): " } ?? "")
+                + "image \(w)×\(h) needs \(memorySize(w * h * 4)) decoded, over the memory limit of \(memorySize(limit))"
         case .invalidPixels(let reason): return "raw RGBA: \(reason)"
         case .encodingFailed(let message): return "cannot encode PNG: \(message)"
         }

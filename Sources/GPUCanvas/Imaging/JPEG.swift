@@ -12,7 +12,8 @@
 // the channels inverted (0 is full ink), as Pillow and browsers assume; one without stores plain ink.
 // JPEG has no alpha: every pixel is opaque, so straight and premultiplied colour are the same bytes.
 //
-// The header's size is checked against `maxPixelDimension` (the PNG limit) before libjpeg starts
+// The header's size is checked against `maxPixelDimension` (the PNG limit) and the memory budget
+// (`RenderLimits.imageBytes`) before libjpeg starts
 // decompressing (a progressive file's coefficient buffers are allocated then) and before the pixels are.
 // EXIF orientation (the APP1 "Exif" marker's tag 0x0112 in IFD0) is applied, so the image comes out the
 // way up a camera meant it; a missing or malformed EXIF block means orientation 1, never an error.
@@ -25,34 +26,45 @@ extension RasterImage {
     /// Bytes that are not a JPEG throw `.invalidJPEG(path: nil, reason: "not a JPEG file (starts with 0x89
     /// 0x50)")`; bytes cut short `… "JPEG data is truncated (Premature end of JPEG file)"`.
     public init(jpegData data: Data) throws {
-        self = try Self.decodeJPEG(data: data, path: nil)
+        try self.init(jpegData: data, limits: RenderLimits())
+    }
+
+    /// The same, with decoded pixels limited to `limits.imageBytes` (checked from the header).
+    public init(jpegData data: Data, limits: RenderLimits) throws {
+        self = try Self.decodeJPEG(data: data, path: nil, limit: limits.imageBytes)
     }
 
     /// Reads and decodes the JPEG file at `url` (a file URL), streaming it through libjpeg. Errors name the
     /// file: "/img/photo.jpg: JPEG data is truncated (Premature end of JPEG file)"; a missing file throws
     /// `.fileNotFound`, a directory `.fileUnreadable(path:, reason: "it is a directory")`.
     public init(contentsOfJPEG url: URL) throws {
+        try self.init(contentsOfJPEG: url, limits: RenderLimits())
+    }
+
+    /// The same, with decoded pixels limited to `limits.imageBytes` (checked from the header).
+    public init(contentsOfJPEG url: URL, limits: RenderLimits) throws {
         let (stream, path) = try openImageFile(url)
         defer { fclose(stream) }
-        self = try Self.decodeJPEG(stream: stream, path: path)
+        self = try Self.decodeJPEG(stream: stream, path: path, limit: limits.imageBytes)
     }
 
     /// Decodes JPEG bytes; `path` (nil for data in memory) goes into the errors.
-    static func decodeJPEG(data: Data, path: String?) throws -> RasterImage {
+    static func decodeJPEG(data: Data, path: String?, limit: Int = RenderLimits.defaultImageBytes) throws -> RasterImage {
         guard !data.isEmpty else {
             throw ImageError.invalidJPEG(path: path, reason: path == nil ? "JPEG data is empty" : "the file is empty")
         }
         return try data.withUnsafeBytes { bytes in
             let base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            return try decodeJPEG(path: path) { cjpeg_read_header_memory($0, base, UInt(bytes.count)) }
+            return try decodeJPEG(path: path, limit: limit) { cjpeg_read_header_memory($0, base, UInt(bytes.count)) }
         }
     }
 
     /// Decodes the JPEG that `stream` reads from its current position; `path` names it in the errors. The
     /// caller closes the stream.
-    static func decodeJPEG(stream: UnsafeMutablePointer<FILE>, path: String) throws -> RasterImage {
+    static func decodeJPEG(stream: UnsafeMutablePointer<FILE>, path: String,
+                           limit: Int = RenderLimits.defaultImageBytes) throws -> RasterImage {
         do {
-            return try decodeJPEG(path: path) { cjpeg_read_header_stdio($0, stream) }
+            return try decodeJPEG(path: path, limit: limit) { cjpeg_read_header_stdio($0, stream) }
         } catch let error as ImageError {
             // libjpeg's stdio source takes a failed read for the end of the data; the stream knows better.
             if case .invalidJPEG = error {
@@ -66,7 +78,7 @@ extension RasterImage {
     }
 
     /// The decoding both sources share: `readHeader` points libjpeg at the data and reads the header.
-    private static func decodeJPEG(path: String?,
+    private static func decodeJPEG(path: String?, limit: Int,
                                    readHeader: (UnsafeMutablePointer<cjpeg_decoder>) -> Int32) throws -> RasterImage {
         guard let decoder = cjpeg_decoder_create() else {
             throw ImageError.invalidJPEG(path: path, reason: "cannot decode JPEG (libjpeg could not start: out of memory)")
@@ -77,6 +89,7 @@ extension RasterImage {
         guard w <= maxPixelDimension, h <= maxPixelDimension else {
             throw ImageError.tooLarge(width: w, height: h, path: path)
         }
+        try checkImageBudget(width: w, height: h, limit: limit, path: path)
         let orientation = exifOrientation(decoder.pointee.cinfo.marker_list)
         var pixels = [UInt8](repeating: 0, count: w * h * 4)
         let ok = pixels.withUnsafeMutableBufferPointer { cjpeg_decode(decoder, $0.baseAddress) }

@@ -114,8 +114,14 @@ extension RasterImage {
     /// premultiplies. The same decoding as `init(contentsOfPNG:)`, from bytes in memory.
     ///
     /// A file pixel (255, 0, 0, 128) becomes the premultiplied pixel (128, 0, 0, 128).
+    /// An image whose decoded pixels would pass `limits.imageBytes` throws `.overMemoryLimit` from its header.
     public init(pngData data: Data) throws {
-        self = try Self.decodePNG(data: data, path: nil)
+        try self.init(pngData: data, limits: RenderLimits())
+    }
+
+    /// The same, with decoded pixels limited to `limits.imageBytes` (checked from the header).
+    public init(pngData data: Data, limits: RenderLimits) throws {
+        self = try Self.decodePNG(data: data, path: nil, limit: limits.imageBytes)
     }
 
     /// Reads and decodes the PNG file at `url` (a file URL), streaming it through libpng: the file is never
@@ -123,14 +129,20 @@ extension RasterImage {
     /// `maxPixelDimension` fails before any pixel memory is taken.
     ///
     /// A missing file throws `.fileNotFound`; a directory `.fileUnreadable(path:, reason: "it is a directory")`.
+    /// An image whose decoded pixels would pass `limits.imageBytes` throws `.overMemoryLimit` from its header.
     public init(contentsOfPNG url: URL) throws {
+        try self.init(contentsOfPNG: url, limits: RenderLimits())
+    }
+
+    /// The same, with decoded pixels limited to `limits.imageBytes` (checked from the header).
+    public init(contentsOfPNG url: URL, limits: RenderLimits) throws {
         let (stream, path) = try openImageFile(url)
         defer { fclose(stream) }
-        self = try Self.decodePNG(stream: stream, path: path)
+        self = try Self.decodePNG(stream: stream, path: path, limit: limits.imageBytes)
     }
 
     /// Decodes PNG bytes; `path` (nil for data in memory) goes into the errors.
-    static func decodePNG(data: Data, path: String?) throws -> RasterImage {
+    static func decodePNG(data: Data, path: String?, limit: Int = RenderLimits.defaultImageBytes) throws -> RasterImage {
         let prefix = path.map { "\($0): " } ?? ""
         guard !data.isEmpty else { throw ImageError.invalidPNG(prefix + (path == nil ? "the data is empty" : "the file is empty")) }
         do {
@@ -138,7 +150,7 @@ extension RasterImage {
                 var image = png_image()
                 image.version = UInt32(PNG_IMAGE_VERSION)
                 let begun = png_image_begin_read_from_memory(&image, bytes.baseAddress, bytes.count)
-                return try Self.decode(&image, begun: begun, path: path)
+                return try Self.decode(&image, begun: begun, path: path, limit: limit)
             }
         } catch ImageError.invalidPNG(let message) {
             throw ImageError.invalidPNG(prefix + message)
@@ -147,12 +159,13 @@ extension RasterImage {
 
     /// Decodes the PNG that `stream` reads from its current position; `path` names it in the errors. The
     /// caller closes the stream.
-    static func decodePNG(stream: UnsafeMutablePointer<FILE>, path: String) throws -> RasterImage {
+    static func decodePNG(stream: UnsafeMutablePointer<FILE>, path: String,
+                          limit: Int = RenderLimits.defaultImageBytes) throws -> RasterImage {
         do {
             var image = png_image()
             image.version = UInt32(PNG_IMAGE_VERSION)
             let begun = png_image_begin_read_from_stdio(&image, stream)
-            return try Self.decode(&image, begun: begun, path: path)
+            return try Self.decode(&image, begun: begun, path: path, limit: limit)
         } catch ImageError.invalidPNG(let message) {
             // libpng says "Read Error" both for a failed read (the stream's errno says why) and for a file
             // that ends early.
@@ -167,7 +180,7 @@ extension RasterImage {
 
     /// Finishes a read whose header `png_image_begin_read_from_*` parsed (`begun` is its result): checks
     /// the size, then decodes to 8-bit straight RGBA and premultiplies. Frees libpng's state on every path.
-    private static func decode(_ image: inout png_image, begun: Int32, path: String?) throws -> RasterImage {
+    private static func decode(_ image: inout png_image, begun: Int32, path: String?, limit: Int) throws -> RasterImage {
         guard begun != 0 else {
             let message = Self.message(of: &image)
             png_image_free(&image)
@@ -177,6 +190,10 @@ extension RasterImage {
         guard w <= maxPixelDimension, h <= maxPixelDimension else {
             png_image_free(&image)
             throw ImageError.tooLarge(width: w, height: h, path: path)
+        }
+        do { try checkImageBudget(width: w, height: h, limit: limit, path: path) } catch {
+            png_image_free(&image)
+            throw error
         }
         image.format = pngFormatRGBA
         var pixels = [UInt8](repeating: 0, count: w * h * 4)
@@ -189,7 +206,7 @@ extension RasterImage {
             throw ImageError.invalidPNG(message)
         }
         png_image_free(&image)
-        return RasterImage(width: w, height: h, pixels: Self.premultiplied(pixels))
+        return RasterImage(width: w, height: h, pixels: Self.premultiplied(consume pixels))
     }
 
     // MARK: Alpha conversion
@@ -230,8 +247,11 @@ extension RasterImage {
     /// Straight → premultiplied: c' = round(c·a / 255).
     ///
     /// (255, 0, 0, 128) → (128, 0, 0, 128).
-    static func premultiplied(_ pixels: [UInt8]) -> [UInt8] {
-        var out = pixels
+    ///
+    /// Consuming: a decoder hands its buffer over and it is premultiplied in place, so a 1 GiB image costs
+    /// 1 GiB, not 2.
+    static func premultiplied(_ pixels: consuming [UInt8]) -> [UInt8] {
+        var out = consume pixels
         out.withUnsafeMutableBufferPointer { px in
             for i in Swift.stride(from: 0, to: px.count, by: 4) {
                 let a = Int(px[i + 3])

@@ -6,6 +6,14 @@
 // - validation: non-finite transforms, path points, stroke numbers, colours, gradient numbers and opacities
 //   are errors naming the draw (`invalid geometry: draw #N: …`); opacity is clamped to 0…1 (so ±∞ are 0 and
 //   1, NaN is an error); features neither backend draws yet are `not supported yet: …`;
+// - leniency (`DiagnosticsPolicy.lenient`, a renderer's default): what Core Graphics ignores is skipped with
+//   a `RenderDiagnostic` in the strict error's words instead: a path element with a non-finite number is
+//   dropped and the path goes on from the last valid point (CG ignores that call); any other invalid number
+//   of a draw (transform, stroke numbers, opacity, paint, gradient, filter, text position), an unreadable image
+//   or font skips the draw; one diagnostic per draw. A clip whose transform or mask opacity is invalid (or
+//   whose path overflows) clips to nothing: drawing unclipped could show what the clip hid. A layer whose
+//   opacity or filter numbers are invalid is skipped with its content. The frame's distinct images must fit
+//   `RenderLimits.imageBytes` under either policy;
 // - paint resolution: colours into the working space, gradients into device space (`GradientPaint`);
 // - geometry: every draw's and every clip path's contours in device pixels (`Flatten.fill`,
 //   `Stroker.outline`), on all cores, with their pixel boxes;
@@ -246,7 +254,11 @@ final class Lowering {
     /// rather than contours, for a backend that draws glyphs from coverage masks of its own (the GLES raster
     /// atlas in 8 bits); the glyphs' positions are the same either way.
     func lower(_ recording: Recording, target: RenderTarget, placesGlyphs: Bool = false) throws -> LoweredFrame {
-        var b = Builder(target: target, colorMode: recording.colorMode, features: features)
+        var b = Builder(target: target, colorMode: recording.colorMode, features: features,
+                        lenient: recording.lowering?.policy == .lenient,
+                        imageBudget: recording.lowering?.limits.imageBytes)
+        // Listed whether the frame lowers or not: what was skipped before an error still was.
+        defer { recording.lowering?.log.replace(with: b.sortedDiagnostics) }
         try b.checkFrame(recording)
         let tree = b.collect(recording.root)
         try prepareShapes(&b, target: target, placesGlyphs: placesGlyphs)
@@ -273,7 +285,10 @@ final class Lowering {
         let caches = glyphCaches
 
         var results = [CoverageShape?](repeating: nil, count: jobs.count)
-        var errors = [(Int, RenderError)?](repeating: nil, count: ranges.count)
+        // Strict: each worker's first error (the frame fails at the lowest draw number among them). Lenient:
+        // every job's, since each may be skipped alone.
+        let lenient = b.lenient
+        var errors = [(Int, RenderError)?](repeating: nil, count: jobs.count)
         stores.withUnsafeMutableBufferPointer { storeBuffer in
             results.withUnsafeMutableBufferPointer { resultBuffer in
                 errors.withUnsafeMutableBufferPointer { errorBuffer in
@@ -285,18 +300,28 @@ final class Lowering {
                                 r[k] = try Self.prepare(jobs[k], target: target, store: w, glyphs: caches[w],
                                                         placesGlyphs: placesGlyphs, into: &s[w])
                             } catch let error as RenderError {
-                                e[w] = (jobs[k].drawNumber, error)
-                                return
+                                e[k] = (jobs[k].drawNumber, error)
+                                if !lenient { return }
                             } catch {
-                                e[w] = (jobs[k].drawNumber, .invalidGeometry("draw #\(jobs[k].drawNumber): \(error)"))
-                                return
+                                e[k] = (jobs[k].drawNumber, .invalidGeometry("draw #\(jobs[k].drawNumber): \(error)"))
+                                if !lenient { return }
                             }
                         }
                     }
                 }
             }
         }
-        if let first = errors.compactMap({ $0 }).min(by: { $0.0 < $1.0 }) { throw first.1 }
+        if lenient {
+            // Skippable failures (coordinates that overflow to infinity) drop their job: a draw draws nothing,
+            // a clip clips to nothing. Anything else fails the frame as under strict.
+            for (k, failure) in errors.enumerated() {
+                guard let (number, error) = failure else { continue }
+                if b.skip(error, drawNumber: number) { b.failedJobs.insert(k) }
+            }
+            if let error = b.error { throw error }
+        } else if let first = errors.compactMap({ $0 }).min(by: { $0.0 < $1.0 }) {
+            throw first.1
+        }
         b.shapes = results
     }
 
@@ -399,7 +424,10 @@ private final class ClipNode {
     }
     let entries: [Entry]
     let id: Int
-    init(entries: [Entry], id: Int) { self.entries = entries; self.id = id }
+    /// A clip that could not be resolved (a non-finite transform or mask opacity, skipped leniently): it
+    /// clips to nothing.
+    let isEmpty: Bool
+    init(entries: [Entry], id: Int, isEmpty: Bool = false) { self.entries = entries; self.id = id; self.isEmpty = isEmpty }
 }
 
 private struct Builder {
@@ -409,15 +437,65 @@ private struct Builder {
     var jobs: [ShapeJob] = []
     var shapes: [CoverageShape?] = []
     var error: RenderError?
+    /// `DiagnosticsPolicy.lenient`: skip what Core Graphics ignores (`RenderDiagnostic.lenient(for:)`).
+    let lenient: Bool
+    /// What was skipped, with the draw it belongs to and the order it was met in.
+    private var diagnostics: [(draw: Int, order: Int, diagnostic: RenderDiagnostic)] = []
+    /// Jobs whose preparation failed and were skipped: a clip entry holding one clips to nothing.
+    var failedJobs = Set<Int>()
+    /// `RenderLimits.imageBytes` for the frame's distinct images; nil: unchecked (a backend driven directly).
+    let imageBudget: Int?
+    /// The distinct pixel buffers the frame draws (images sharing pixels count once), by address.
+    private var imageBytes: [UInt: Int] = [:]
+    private var imageTotal = 0
     /// The last clip stack seen and its node: consecutive draws under one stack share it.
     private var lastClips: [RecordedClip] = []
     private var lastClipNode: ClipNode?
     private var clipCount = 0
 
-    init(target: RenderTarget, colorMode: ColorRenderingMode, features: Lowering.Features) {
+    init(target: RenderTarget, colorMode: ColorRenderingMode, features: Lowering.Features, lenient: Bool = false,
+         imageBudget: Int? = nil) {
         self.target = target
         self.colorMode = colorMode
         self.features = features
+        self.lenient = lenient
+        self.imageBudget = imageBudget
+    }
+
+    /// The diagnostics in draw order (those of one draw in the order they were met).
+    var sortedDiagnostics: [RenderDiagnostic] {
+        diagnostics.sorted { ($0.draw, $0.order) < ($1.draw, $1.order) }.map(\.diagnostic)
+    }
+
+    /// Leniently, an error Core Graphics would ignore becomes a diagnostic and this returns true (the caller
+    /// skips what failed); otherwise it becomes the frame's error (the first one wins) and this returns false.
+    mutating func skip(_ e: RenderError, drawNumber: Int) -> Bool {
+        if lenient, let d = RenderDiagnostic.lenient(for: e) {
+            diagnostics.append((drawNumber, diagnostics.count, d))
+            return true
+        }
+        if error == nil { error = e }
+        return false
+    }
+
+    /// `path` without its elements that hold a non-finite number, rebuilt through `Path`'s own builders so the
+    /// path goes on from the last valid point (a line after a dropped first move starts the subpath), and the
+    /// strict error naming the first such element; nil when every element is finite.
+    static func finitePart(of path: Path, drawNumber: Int, what: String) -> (Path, RenderError)? {
+        do { try checkPath(path, drawNumber: drawNumber, what: what); return nil } catch {
+            var clean = Path()
+            for e in path.elements {
+                switch e {
+                case .move(let p): if p.isFinite { clean.move(to: p) }
+                case .line(let p): if p.isFinite { clean.addLine(to: p) }
+                case .quadCurve(let p, let c): if p.isFinite, c.isFinite { clean.addQuadCurve(to: p, control: c) }
+                case .curve(let p, let c1, let c2):
+                    if p.isFinite, c1.isFinite, c2.isFinite { clean.addCurve(to: p, control1: c1, control2: c2) }
+                case .closeSubpath: clean.closeSubpath()
+                }
+            }
+            return (clean, error as? RenderError ?? .invalidGeometry("\(error)"))
+        }
     }
 
     func checkFrame(_ recording: Recording) throws {
@@ -431,19 +509,38 @@ private struct Builder {
         for item in layer.items {
             guard error == nil else { break }
             switch item {
-            case .draw(let d):
+            case .draw(var d):
                 let clip = clipNode(d.state.clips, drawNumber: d.number)
                 var job = -1
                 var paint: LoweredPaint?
                 var filter: [ResolvedFilter] = []
                 if error == nil {
+                    // Leniently, non-finite path elements are dropped first (reported only if nothing else
+                    // skips the draw: one diagnostic per draw), so a `.style` gradient spans what is drawn.
+                    var pathNote: RenderError?
+                    if lenient {
+                        switch d.geometry {
+                        case .fill(let p, let style):
+                            if let (clean, note) = Self.finitePart(of: p, drawNumber: d.number, what: "") {
+                                d.geometry = .fill(clean, style); pathNote = note
+                            }
+                        case .stroke(let p, let style):
+                            if let (clean, note) = Self.finitePart(of: p, drawNumber: d.number, what: "") {
+                                d.geometry = .stroke(clean, style); pathNote = note
+                            }
+                        case .text: break
+                        }
+                    }
                     do {
                         try validate(d)
                         paint = try resolve(d.paint, d)
                         filter = try FilterResolution.resolve(d.state.filters, colorMode: colorMode,
                                                               deviceTransform: target.deviceTransform, drawNumber: d.number)
                         job = addJob(d.geometry, d.transform, drawNumber: d.number, what: "")
-                    } catch let e as RenderError { error = e } catch {}
+                        if let pathNote { _ = skip(pathNote, drawNumber: d.number) }
+                    } catch let e as RenderError {
+                        if skip(e, drawNumber: d.number) { continue }
+                    } catch {}
                 }
                 nodes.append(.draw(d, job: job, clip: clip, paint: paint, filter: filter))
             case .layer(let l):
@@ -454,8 +551,10 @@ private struct Builder {
                     error = .invalidGeometry("draw #\(l.content.firstDrawNumber ?? 0): layer blend mode raw value \(l.state.blendMode.rawValue) is not one of the 28 modes")
                 }
                 let clip = clipNode(l.state.clips, drawNumber: l.content.firstDrawNumber ?? 0)
-                if error == nil, l.state.opacity.isNaN {
-                    error = .invalidGeometry("draw #\(l.content.firstDrawNumber ?? 0): layer opacity is NaN")
+                if error == nil, l.state.opacity.isNaN,
+                   skip(.invalidGeometry("draw #\(l.content.firstDrawNumber ?? 0): layer opacity is NaN"),
+                        drawNumber: l.content.firstDrawNumber ?? 0) {
+                    continue  // the layer and its content, unexamined
                 }
                 var filter: [ResolvedFilter] = []
                 if error == nil {
@@ -463,7 +562,9 @@ private struct Builder {
                         filter = try FilterResolution.resolve(l.state.filters, colorMode: colorMode,
                                                               deviceTransform: target.deviceTransform,
                                                               drawNumber: l.content.firstDrawNumber ?? 0)
-                    } catch let e as RenderError { error = e } catch {}
+                    } catch let e as RenderError {
+                        if skip(e, drawNumber: l.content.firstDrawNumber ?? 0) { continue }
+                    } catch {}
                 }
                 // The layer's content starts with no clip of its own.
                 let saved = (lastClips, lastClipNode)
@@ -480,21 +581,27 @@ private struct Builder {
         if clips.isEmpty { return nil }
         if clips == lastClips, let n = lastClipNode { return n }
         var entries: [ClipNode.Entry] = []
+        var isEmpty = false
         for (i, c) in clips.enumerated() {
             let what = "clip \(i + 1): "
             switch c {
-            case .path(let path, let t, let style, let inverse):
+            case .path(var path, let t, let style, let inverse):
                 do {
                     try Self.checkTransform(t, drawNumber: drawNumber, what: what)
+                    if lenient, let (clean, note) = Self.finitePart(of: path, drawNumber: drawNumber, what: what) {
+                        path = clean
+                        _ = skip(note, drawNumber: drawNumber)
+                    }
                     try Self.checkPath(path, drawNumber: drawNumber, what: what)
                     entries.append(.path(job: addJob(.fill(path, style), t, drawNumber: drawNumber, what: what),
                                          inverse: inverse))
                 } catch let e as RenderError {
-                    if error == nil { error = e }
+                    if error == nil, skip(e, drawNumber: drawNumber) { isEmpty = true }
                 } catch {}
             case .mask(let layer, let opacity, let inverse):
-                if opacity.isNaN, error == nil {
-                    error = .invalidGeometry("draw #\(drawNumber): \(what)mask opacity is NaN")
+                if opacity.isNaN, error == nil,
+                   skip(.invalidGeometry("draw #\(drawNumber): \(what)mask opacity is NaN"), drawNumber: drawNumber) {
+                    isEmpty = true
                 }
                 let saved = (lastClips, lastClipNode)
                 lastClips = []; lastClipNode = nil
@@ -504,7 +611,7 @@ private struct Builder {
             }
         }
         clipCount += 1
-        let node = ClipNode(entries: entries, id: clipCount)
+        let node = ClipNode(entries: entries, id: clipCount, isEmpty: isEmpty)
         lastClips = clips
         lastClipNode = node
         return node
@@ -589,7 +696,7 @@ private struct Builder {
 
     /// The paint in the working space; nil when it paints nothing anywhere (a gradient without stops, an image
     /// mapped to no area).
-    private func resolve(_ paint: Paint, _ d: DrawCommand) throws -> LoweredPaint? {
+    private mutating func resolve(_ paint: Paint, _ d: DrawCommand) throws -> LoweredPaint? {
         switch paint {
         case .solid(let c):
             guard c.r.isFinite, c.g.isFinite, c.b.isFinite, c.a.isFinite else {
@@ -607,9 +714,22 @@ private struct Builder {
         case .backdrop:
             return .backdrop
         case .image(let i):
-            return try ImageResolution.resolve(i, transform: d.transform.concatenating(target.deviceTransform),
-                                               decodesSRGB: colorMode != .nonLinear,
-                                               drawNumber: d.number).map { .image($0) }
+            guard let image = try ImageResolution.resolve(i, transform: d.transform.concatenating(target.deviceTransform),
+                                                          decodesSRGB: colorMode != .nonLinear, drawNumber: d.number)
+            else { return nil }
+            let buffer = image.pixels.pixels.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+            if let imageBudget, imageBytes[buffer] == nil {
+                let bytes = image.pixels.width * image.pixels.height * 4
+                imageBytes[buffer] = bytes
+                imageTotal += bytes
+                if imageTotal > imageBudget {
+                    throw RenderError.overMemoryLimit(
+                        "draw #\(d.number): the frame's images need \(memorySize(imageTotal)) decoded "
+                            + "(this \(image.pixels.width)×\(image.pixels.height) one \(memorySize(bytes))); "
+                            + "the limit is \(memorySize(imageBudget))")
+                }
+            }
+            return .image(image)
         }
     }
 
@@ -738,6 +858,7 @@ private struct Builder {
     /// and keep the draws off the GLES backend's solid fast paths. Only for blend modes that leave the
     /// destination alone where the source is transparent, so the draw's reach is its shape either way.
     private func clipIsWhole(_ node: ClipNode, over box: PixelRect) -> Bool {
+        if node.isEmpty { return false }
         for entry in node.entries {
             guard case .path(let job?, inverse: false) = entry, let rect = shapes[job]?.solidRect,
                   rect.contains(box) else { return false }
@@ -748,12 +869,13 @@ private struct Builder {
     private func lowerClip(_ node: ClipNode, clips: inout [LoweredClip], clipIndex: inout [Int: Int]) -> Int {
         if let i = clipIndex[node.id] { return i }
         var entries: [LoweredClip.Entry] = []
-        var box: PixelRect? = target.pixelRect
+        var box: PixelRect? = node.isEmpty ? nil : target.pixelRect
         for e in node.entries {
             switch e {
             case .path(let job, let inverse):
                 let shape = job.flatMap { shapes[$0] }
                 entries.append(.shape(shape, inverse: inverse))
+                if let job, failedJobs.contains(job) { box = nil }
                 if !inverse { box = shape.flatMap { s in box.flatMap { s.box.intersection($0) } } }
             case .mask(let content, let opacity, let inverse):
                 var ops: [LoweredOp] = []
@@ -786,6 +908,11 @@ extension RecordedLayer {
         }
         return nil
     }
+}
+
+extension CGPoint {
+    /// Both coordinates finite.
+    fileprivate var isFinite: Bool { x.isFinite && y.isFinite }
 }
 
 // Kept file-private (and oddly named) so they cannot collide with what the geometry work adds to `Polygons`.

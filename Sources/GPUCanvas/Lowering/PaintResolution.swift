@@ -202,9 +202,10 @@ enum ImageResolution {
         switch i.image.content.result {
         case .success(let p): pixels = p
         case .failure(let e):
-            let source = i.image.content.source.map { $0 + ": " } ?? ""
+            // The decoders' words name the file already ("no such file: /d/logo.png"); others get it in front.
             let words = "\(e)"
-            throw RenderError.invalidImage("draw #\(drawNumber): " + (words.hasPrefix(source) ? words : source + words))
+            let source = i.image.content.source.flatMap { words.contains($0) ? nil : $0 + ": " } ?? ""
+            throw RenderError.invalidImage("draw #\(drawNumber): " + source + words)
         }
         guard pixels.width > 0, pixels.height > 0, i.sourceRect.width > 0, i.sourceRect.height > 0 else { return nil }
         guard i.imageToUser.isFinite, [i.sourceRect.minX, i.sourceRect.minY, i.sourceRect.width, i.sourceRect.height].allSatisfy(\.isFinite) else {

@@ -33,10 +33,27 @@ public final class CanvasRenderer {
     /// What the last render ignored (empty before the first).
     public internal(set) var lastReport = RenderReport()
 
+    /// What one render may allocate: the decoded bytes of the distinct images a frame draws are checked
+    /// against `limits.imageBytes` (512 MiB by default) in the shared lowering, so both backends refuse the same
+    /// frames with the same words. Images are decoded before a render (`Image(contentsOf:)` checks the same
+    /// default budget from the file's header; `SceneLoadOptions.limits` does for scene files).
+    public var limits = RenderLimits()
+
     /// Starts a render's report: the recording's own diagnostics, or under `.strict` the first one's error.
-    func beginReport(_ recording: Recording) throws {
+    /// Returns the recording to hand the backend: a copy that carries the policy, the limits and the log the
+    /// shared lowering adds its own diagnostics to (`endReport`).
+    func beginReport(_ recording: Recording) throws -> Recording {
         lastReport = RenderReport(diagnostics: recording.diagnostics)
         if diagnosticsPolicy == .strict, let first = recording.diagnostics.first { throw first.error }
+        var r = recording
+        r.lowering = LoweringDiagnostics(policy: diagnosticsPolicy, limits: limits)
+        return r
+    }
+
+    /// Adds what the lowering of `recording` (from `beginReport`) skipped to `lastReport`, in draw order.
+    func endReport(_ recording: Recording) {
+        guard let log = recording.lowering?.log else { return }
+        lastReport.diagnostics += log.diagnostics
     }
 
     /// A GLES renderer whose atlases are at most `atlasSizeLimit` texels a side and whose raster-atlas
@@ -113,7 +130,8 @@ public final class CanvasRenderer {
     /// Renders a recording (from a closure or a scene file).
     public func render(_ recording: Recording, scale: CGFloat = 1) throws -> RasterImage {
         let (w, h) = try pixelSize(for: recording.size, scale: scale)
-        try beginReport(recording)
+        let recording = try beginReport(recording)
+        defer { endReport(recording) }
         return try implementation.render(recording, target: RenderTarget(width: w, height: h, scale: Double(scale)))
     }
 
@@ -127,7 +145,8 @@ public final class CanvasRenderer {
     ///     for t in times { try renderer.render(scene(at: t), into: &frame); try sink(frame) }
     public func render(_ recording: Recording, scale: CGFloat = 1, into image: inout RasterImage) throws {
         let (w, h) = try pixelSize(for: recording.size, scale: scale)
-        try beginReport(recording)
+        let recording = try beginReport(recording)
+        defer { endReport(recording) }
         try implementation.render(recording, target: RenderTarget(width: w, height: h, scale: Double(scale)),
                                   into: &image)
     }
@@ -150,7 +169,8 @@ extension CanvasRenderer {
     /// before completing frame i; at most two frames may be begun and not completed.
     func beginRender(_ recording: Recording, scale: CGFloat) throws -> InFlightFrame {
         let (w, h) = try pixelSize(for: recording.size, scale: scale)
-        try beginReport(recording)
+        let recording = try beginReport(recording)
+        defer { endReport(recording) }
         let target = RenderTarget(width: w, height: h, scale: Double(scale))
         if let g = implementation as? GLESBackend {
             return InFlightFrame(state: .gles(try g.beginRender(recording, target: target)))

@@ -29,7 +29,8 @@ public struct RenderDiagnostic: Sendable, Equatable, CustomStringConvertible {
         case unknownSystemImage
         /// `Image("name")` or `Color("name")` with a name no asset catalog holds: it draws nothing (clear).
         case unknownAsset
-        /// A font that could not be read or found: another face drew the text, or nothing did.
+        /// A font file that could not be read. The text draw is skipped: its layout failed when the text was
+        /// recorded, so there are no glyphs of another face to draw in its place.
         case fontSubstituted
     }
 
@@ -43,6 +44,25 @@ public struct RenderDiagnostic: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { error.description }
+
+    /// The diagnostic a lenient render gives instead of `error`, or nil when `error` is not one Apple's
+    /// frameworks ignore (an unsupported feature, an out-of-range enum, a gradient no GPU can evaluate): those
+    /// stay errors under either policy.
+    ///
+    /// The lowering's checks (and those of the gradient and filter resolution it calls) all throw
+    /// `invalidGeometry`; the ones about invalid numbers say so in their words ("is not finite", "is NaN",
+    /// "overflows to infinity"), which is what tells them apart here without a second error type.
+    static func lenient(for error: RenderError) -> RenderDiagnostic? {
+        switch error {
+        case .invalidImage: return RenderDiagnostic(.missingImage, error)
+        case .invalidFont: return RenderDiagnostic(.fontSubstituted, error)
+        case .invalidGeometry(let s):
+            let invalidNumber = s.hasSuffix("is not finite") || s.hasSuffix("is NaN") || s.contains("overflow")
+                || s.hasSuffix("are not finite")
+            return invalidNumber ? RenderDiagnostic(.invalidNumber, error) : nil
+        default: return nil
+        }
+    }
 }
 
 /// Whether a render goes on past what it can ignore (Apple's behaviour) or stops at it.
@@ -70,4 +90,21 @@ public struct RenderReport: Sendable, Equatable, CustomStringConvertible {
 final class DiagnosticLog {
     private(set) var diagnostics: [RenderDiagnostic] = []
     func report(_ d: RenderDiagnostic) { diagnostics.append(d) }
+    /// Replaces what was listed (a lowering run twice for one frame lists its diagnostics once).
+    func replace(with ds: [RenderDiagnostic]) { diagnostics = ds }
+}
+
+/// What the shared lowering needs of a render's policy: whether to skip or throw, and where to list what it
+/// skipped. Each backend makes its own `Lowering`, so the renderer hands this to it on the copy of the
+/// recording it renders (`Recording.lowering`); a recording without one (a backend driven directly) lowers
+/// strictly.
+struct LoweringDiagnostics: @unchecked Sendable, Equatable {
+    var policy: DiagnosticsPolicy
+    /// Filled by the lowering (one render at a time uses it, on the renderer's thread).
+    let log = DiagnosticLog()
+    /// The budget for the frame's decoded image bytes (`RenderLimits.imageBytes`).
+    var limits = RenderLimits()
+
+    /// Not part of what a recording draws: two recordings that differ only here are equal.
+    static func == (a: LoweringDiagnostics, b: LoweringDiagnostics) -> Bool { true }
 }

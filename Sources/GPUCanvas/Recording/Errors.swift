@@ -11,6 +11,8 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
     case invalidImage(String)
     /// A font a text draw names could not be read: the draw, the file and why.
     case invalidFont(String)
+    /// A render or a scene would take more memory than its `RenderLimits` allow: what, how much, the limit.
+    case overMemoryLimit(String)
     /// The GPU path failed: EGL or GL said no, with the driver's words.
     case gpu(String)
 
@@ -21,6 +23,7 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
         case .unsupported(let s): return "not supported yet: \(s)"
         case .invalidImage(let s): return "invalid image: \(s)"
         case .invalidFont(let s): return "invalid font: \(s)"
+        case .overMemoryLimit(let s): return "over the memory limit: \(s)"
         case .gpu(let s): return "GPU error: \(s)"
         }
     }

@@ -19,6 +19,9 @@ public struct Recording: Sendable, Equatable, CustomStringConvertible {
     var root: RecordedLayer
     /// What recording ignored (an unknown system image or asset name), in the order it happened.
     public internal(set) var diagnostics: [RenderDiagnostic] = []
+    /// The rendering renderer's policy and the lowering's diagnostic log, set on the copy it renders (each
+    /// backend owns its `Lowering`; the recording is what reaches both). nil: lowered strictly.
+    var lowering: LoweringDiagnostics?
 
     init(size: CGSize, colorMode: ColorRenderingMode = .nonLinear, isOpaque: Bool = false,
          root: RecordedLayer = RecordedLayer()) {

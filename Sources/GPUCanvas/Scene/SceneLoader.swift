@@ -12,6 +12,16 @@
 // A scene with `resources.symbols` is recorded as a `Canvas` whose symbols are tagged canvases of each entry's
 // size (`Canvas.record(size:)`, the view path), and a `symbol` op is `resolveSymbol(id:)` then `draw(_:in:)` or
 // `draw(_:at:anchor:)`: scene symbols take the path app symbols take (`Views/Symbols.swift`).
+//
+// Untrusted scenes (a server rendering what it is sent). A scene file is data, so it is refused, not drawn
+// leniently: a NaN or a missing resource is a load error at its JSON location. Resource files (`png`/`jpeg`
+// images, font `file`s) resolve only at or below the scene's folder (the current directory for JSON without a
+// base URL) or a folder the caller allows (`SceneLoadOptions.allowedDirectories`): an absolute path, `..` or a
+// symlink that leads out is refused with one message whatever lies there, checked on the real path (symlinks
+// resolved) before anything is opened, so the loader is no oracle for which files exist (librsvg's
+// CVE-2023-38633 fix takes the same line). Each distinct image is decoded once however many entries name it,
+// and the decoded bytes of all of them together must fit `SceneLoadOptions.limits.imageBytes`, checked from
+// each header before its pixels are decoded.
 
 /// A loaded scene file: the recording it describes and the scale it asks to be rendered at.
 ///
@@ -19,6 +29,25 @@
 /// let scene = try Scene.load(contentsOf: URL(fileURLWithPath: "ellipse.json"))
 /// let image = try CanvasRenderer().render(scene.recording, scale: scene.scale)
 /// ```
+/// What a scene load may read and allocate.
+///
+/// ```swift
+/// let options = SceneLoadOptions(limits: RenderLimits(imageBytes: 64 << 20),
+///                                allowedDirectories: [URL(fileURLWithPath: "/srv/shared-assets")])
+/// let scene = try Scene.load(contentsOf: url, options: options)
+/// ```
+public struct SceneLoadOptions: Sendable, Equatable {
+    /// The budget for the decoded bytes of the scene's distinct images, all together.
+    public var limits: RenderLimits
+    /// Folders besides the scene's own whose files (and those below them) resources may name.
+    public var allowedDirectories: [URL]
+
+    public init(limits: RenderLimits = RenderLimits(), allowedDirectories: [URL] = []) {
+        self.limits = limits
+        self.allowedDirectories = allowedDirectories
+    }
+}
+
 public struct Scene {
     public var recording: Recording
     /// Pixels per point (the document's `scale`, default 1).
@@ -27,6 +56,11 @@ public struct Scene {
     /// Reads and loads a scene file. Errors name the file:
     /// `scene.json: commands[3].path: not a valid path description: "1 m"`.
     public static func load(contentsOf url: URL) throws -> Scene {
+        try load(contentsOf: url, options: SceneLoadOptions())
+    }
+
+    /// As `load(contentsOf:)`, within `options`' budget and folders.
+    public static func load(contentsOf url: URL, options: SceneLoadOptions) throws -> Scene {
         guard url.isFileURL else {
             throw SceneError(file: url.absoluteString, location: "", message: "not a file URL; only files can be loaded")
         }
@@ -43,7 +77,7 @@ public struct Scene {
             throw SceneError(file: file, location: "", message: message)
         }
         do {
-            return try Scene(jsonData: data, baseURL: url.deletingLastPathComponent())
+            return try Scene(jsonData: data, baseURL: url.deletingLastPathComponent(), options: options)
         } catch var e as SceneError {
             e.file = file
             throw e
@@ -57,6 +91,12 @@ public struct Scene {
     /// `try Scene(jsonData: Data(#"{"format":"gpucanvas-scene/1","size":[10,10],"commands":[]}"#.utf8))`
     /// → an empty 10×10 pt recording at scale 1.
     public init(jsonData: Data, baseURL: URL? = nil) throws {
+        try self.init(jsonData: jsonData, baseURL: baseURL, options: SceneLoadOptions())
+    }
+
+    /// As `init(jsonData:baseURL:)`, within `options`' budget and folders (`baseURL`, or the current
+    /// directory without one, is always allowed).
+    public init(jsonData: Data, baseURL: URL?, options: SceneLoadOptions) throws {
         let root: JSONValue
         do {
             root = try SceneJSON.parse(jsonData)
@@ -64,7 +104,7 @@ public struct Scene {
             throw SceneError(location: error.path.description, message: error.message,
                              line: error.line, column: error.column)
         }
-        let doc = try SceneDecoder.document(Node(root, .root), baseURL: baseURL)
+        let doc = try SceneDecoder.document(Node(root, .root), baseURL: baseURL, options: options)
         let commands = doc.commands
         if doc.symbols.isEmpty {
             recording = Recording(size: doc.size, colorMode: doc.colorMode, isOpaque: doc.opaque) { context, _ in
@@ -330,6 +370,14 @@ private struct SceneDecoder {
 
     /// Where relative image files are looked up (the scene file's folder); nil: the current directory.
     let baseURL: URL?
+    let options: SceneLoadOptions
+    /// The folders resource files must resolve inside: the base folder and the allowed ones.
+    let confinement: ResourceConfinement
+    /// Each distinct image source decoded so far (`png:<real path>`, `pngBase64:<text>`, …), as the one
+    /// content every entry naming it shares (a GLES frame uploads it once).
+    var decoded: [String: ImageContent] = [:]
+    /// Their decoded bytes together.
+    var decodedBytes = 0
     /// `resources.images`, decoded, by name.
     var images: [String: Image] = [:]
     /// Their names in the document's order, for messages.
@@ -341,8 +389,10 @@ private struct SceneDecoder {
 
     /// Validates a whole document: the header, then the resources (images are read and decoded here, so a
     /// bad file fails the load before anything is drawn), then the commands, which may name the images.
-    static func document(_ node: Node, baseURL: URL?) throws -> SceneDocument {
-        var decoder = SceneDecoder(baseURL: baseURL)
+    static func document(_ node: Node, baseURL: URL?, options: SceneLoadOptions) throws -> SceneDocument {
+        let base = baseURL?.path ?? FileManager.default.currentDirectoryPath
+        var decoder = SceneDecoder(baseURL: baseURL, options: options,
+                                   confinement: ResourceConfinement(base: base, allowed: options.allowedDirectories.map(\.path)))
         return try decoder.document(node)
     }
 
@@ -460,7 +510,7 @@ private struct SceneDecoder {
     /// `{"jpeg": "photo.jpg"}` or `{"jpegBase64": "…"}`, with the optional `template`, `interpolation` and
     /// `scale`. The bytes must be the format the key names. Decoding failures are errors at the entry that
     /// name the file: `resources.images.logo: /d/logo.png: not a valid PNG (…)`.
-    func image(_ n: Node) throws -> Image {
+    mutating func image(_ n: Node) throws -> Image {
         guard case .object(let raw) = n.value else {
             throw n.expected("an image ({\"png\": \"file.png\"}, {\"pngBase64\": \"…\"}, {\"jpeg\": …} or {\"jpegBase64\": …})")
         }
@@ -486,37 +536,72 @@ private struct SceneDecoder {
         let source = try o.required(kind)
         let text = try source.string()
         let pixels: RasterImage
+        // What the scene's other images left of the budget: a decoder refuses more from the header.
+        let left = RenderLimits(imageBytes: options.limits.imageBytes - decodedBytes)
+        let key: String
         if kind == "png" || kind == "jpeg" {
             guard !text.isEmpty else { throw source.error("expected a file path, got an empty string") }
-            // `baseURL` is a folder whether or not it ends in "/".
-            let url = text.hasPrefix("/") || baseURL == nil ? URL(fileURLWithPath: text)
-                                                            : baseURL!.appendingPathComponent(text)
-            do {
-                pixels = kind == "png" ? try RasterImage(contentsOfPNG: url) : try RasterImage(contentsOfJPEG: url)
-            } catch {
-                throw n.error(Self.fileMessage(error, path: url.path, expected: kind))
+            let path = try confined(text, source)
+            key = kind + ":" + (realPath(path) ?? path)
+            if case .success(let done)? = decoded[key]?.result {
+                pixels = done
+            } else {
+                do {
+                    let url = URL(fileURLWithPath: path)
+                    pixels = kind == "png" ? try RasterImage(contentsOfPNG: url, limits: left)
+                                           : try RasterImage(contentsOfJPEG: url, limits: left)
+                } catch {
+                    throw n.error(Self.fileMessage(overBudget(error), path: path, expected: kind))
+                }
             }
         } else {
-            guard let data = Data(base64Encoded: text) else {
-                throw source.error("not valid base64 (the standard alphabet with = padding, no line breaks)")
+            key = kind + ":" + text
+            if case .success(let done)? = decoded[key]?.result {
+                pixels = done
+            } else {
+                guard let data = Data(base64Encoded: text) else {
+                    throw source.error("not valid base64 (the standard alphabet with = padding, no line breaks)")
+                }
+                do {
+                    pixels = kind == "pngBase64" ? try RasterImage(pngData: data, limits: left)
+                                                 : try RasterImage(jpegData: data, limits: left)
+                } catch {
+                    throw n.error("\(kind): \(overBudget(error))")
+                }
             }
-            do {
-                pixels = kind == "pngBase64" ? try RasterImage(pngData: data) : try RasterImage(jpegData: data)
-            } catch {
-                throw n.error("\(kind): \(error)")
-            }
+        }
+        if decoded[key] == nil {
+            decoded[key] = ImageContent(.success(pixels), source: nil)
+            decodedBytes += pixels.width * pixels.height * 4
         }
         var scale: CGFloat = 1
         if let s = o.optional("scale") {
             scale = try s.cgFloat()
             guard scale > 0 else { throw s.error("scale must be > 0, got \(fmt(scale))") }
         }
-        var image = Image(pixels, scale: scale)
+        var image = Image(content: decoded[key]!, scale: scale)
         if let t = o.optional("template"), try t.bool() { image = image.renderingMode(.template) }
         if let i = o.optional("interpolation") {
             image = image.interpolation(try named(i, "interpolation", Self.interpolations))
         }
         return image
+    }
+
+    /// `path` (a resource file as the scene spells it) joined to the base folder and normalised, or the
+    /// located error that refuses it for leading outside the allowed folders.
+    func confined(_ text: String, _ node: Node) throws -> String {
+        guard let path = confinement.resolve(text) else {
+            throw node.error("\(jsonQuoted(text)) is outside the scene's folder and the folders allowed to it")
+        }
+        return path
+    }
+
+    /// A decoder's refusal of an image over what the scene's other images left of the budget, reworded to
+    /// say so; any other error as it is.
+    func overBudget(_ error: any Error) -> any Error {
+        guard case .overMemoryLimit(let w, let h, _, let path)? = error as? ImageError else { return error }
+        if decodedBytes == 0 { return ImageError.overMemoryLimit(width: w, height: h, limit: options.limits.imageBytes, path: path) }
+        return SceneImageBudgetError(width: w, height: h, used: decodedBytes, limit: options.limits.imageBytes)
     }
 
     /// `/d/logo.png: <what is wrong>` for a file that could not be read or decoded as the `expected` format.
@@ -842,8 +927,8 @@ private struct SceneDecoder {
             guard let size else { throw n.error("expected \"size\" (or a text \"style\")") }
             if let f = o.optional("file") {
                 let text = try f.string()
-                let url = text.hasPrefix("/") || baseURL == nil ? URL(fileURLWithPath: text) : baseURL!.appendingPathComponent(text)
-                font = .file(url, size: size)
+                guard !text.isEmpty else { throw f.error("expected a file path, got an empty string") }
+                font = .file(URL(fileURLWithPath: try confined(text, f)), size: size)
             } else if let family = o.optional("family") {
                 font = .custom(try family.string(), size: size)
             } else {
@@ -1228,5 +1313,82 @@ private struct SceneDecoder {
             }
         }
         return path
+    }
+}
+
+/// An image that would take a scene's decoded images past the budget, with what the others take.
+private struct SceneImageBudgetError: Error, CustomStringConvertible {
+    let width, height, used, limit: Int
+    var description: String {
+        "image \(width)×\(height) needs \(memorySize(width * height * 4)) decoded; "
+            + "with the scene's other images (\(memorySize(used))) that is over the memory limit of \(memorySize(limit))"
+    }
+}
+
+/// The real path of `path` (symlinks, `.` and `..` resolved), nil when some part of it does not exist.
+private func realPath(_ path: String) -> String? {
+    guard let r = realpath(path, nil) else { return nil }
+    defer { free(r) }
+    return String(cString: r)
+}
+
+/// Where a scene's resource files may be: at or below the base folder or an allowed one.
+struct ResourceConfinement {
+    /// The folders as given and as their real paths (a folder reached through a symlink is allowed both ways);
+    /// a folder that does not exist has no real path.
+    private let lexicalRoots: [String]
+    private let realRoots: [String?]
+
+    init(base: String, allowed: [String]) {
+        let roots = ([base] + allowed).map { Self.normalized($0) }
+        lexicalRoots = roots
+        realRoots = roots.map { realPath($0) }
+    }
+
+    /// `text` (absolute, or relative to the base folder) as a normalised absolute path when it stays inside
+    /// the roots, nil when it leads out. Nothing is opened: the checks use the path's text, then its real path
+    /// (or, for a path that does not exist yet, that of its deepest existing folder, and a dangling symlink
+    /// counts as leading out), so a refusal says nothing about what lies outside.
+    func resolve(_ text: String) -> String? {
+        // A NUL would end the path C sees before the one checked here.
+        guard !text.contains("\u{0}") else { return nil }
+        let path = Self.normalized(text.hasPrefix("/") ? text : lexicalRoots[0] + "/" + text)
+        guard lexicalRoots.contains(where: { Self.isInside(path, $0) }) else { return nil }
+        if let real = realPath(path) {
+            return realRoots.contains(where: { $0.map { Self.isInside(real, $0) } ?? false }) ? path : nil
+        }
+        // Under a folder that does not exist nothing does: opening it says "no such file".
+        if lexicalRoots.indices.allSatisfy({ !Self.isInside(path, lexicalRoots[$0]) || realRoots[$0] == nil }) {
+            return path
+        }
+        // Some part is missing: the deepest part that exists must be a real folder inside; the first missing
+        // component must not be a (dangling) symlink.
+        var existing = path
+        var missing = path
+        while existing != "/" {
+            missing = existing
+            existing = (existing as NSString).deletingLastPathComponent
+            if let real = realPath(existing) {
+                var info = stat()
+                if lstat(missing, &info) == 0 { return nil }  // there, yet unresolvable: a dangling link
+                return realRoots.contains(where: { $0.map { Self.isInside(real, $0) } ?? false }) ? path : nil
+            }
+        }
+        return nil
+    }
+
+    /// An absolute path without `.`, `..` and empty components: "/a/b/../c/./d" → "/a/c/d".
+    static func normalized(_ path: String) -> String {
+        var parts: [Substring] = []
+        for c in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if c == "." { continue }
+            if c == ".." { _ = parts.popLast(); continue }
+            parts.append(c)
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    static func isInside(_ path: String, _ root: String) -> Bool {
+        path == root || path.hasPrefix(root == "/" ? "/" : root + "/")
     }
 }
