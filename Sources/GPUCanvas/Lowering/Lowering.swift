@@ -638,7 +638,13 @@ private struct Builder {
         }
         guard !d.state.opacity.isNaN else { throw bad("opacity is NaN") }
         if case .text(let t) = d.geometry {
-            if case .invalidFont(let path, let reason)? = t.error { throw RenderError.invalidFont("draw #\(d.number): \(path): \(reason)") }
+            switch t.error {
+            case .invalidFont(let path, let reason)?: throw RenderError.invalidFont("draw #\(d.number): \(path): \(reason)")
+            // ICU could not lay the text out (it fails only when it cannot allocate): an error under either
+            // policy, never a text that silently draws nothing.
+            case .unicode(let reason)?: throw bad("text: Unicode algorithm failed: \(reason)")
+            case nil: break
+            }
             for span in t.spans where !span.font.size.isFinite {
                 throw bad("font size \(span.font.size) is not finite")
             }
