@@ -139,8 +139,14 @@ final class CoverageAccumulator {
     /// to the last non-zero one of each row (`rowExtent`), nothing outside.
     ///
     /// The square (2, 1)…(3, 2) over the piece (0, 0, 4, 4) gives coverage 1 at texel (2, 1), 0 elsewhere.
+    ///
+    /// `keepsTrace`: in R8, coverage above the floor never rounds to 0 (`R8Texels`). Glyph masks pass false and
+    /// round to nearest: a text's glyph masks are added up where they share pixels, and a trace each would add
+    /// up to a visible grey where a run of tiny glyphs lies (a dozen 0.01 pt glyphs on one pixel: alpha 12
+    /// against the reference's 0).
     func render(_ polys: Polygons, contours: Range<Int>, rule: CoverageRule, antialiased: Bool, piece: PixelRect,
-                format: TextureFormat, out: UnsafeMutableRawPointer, rowBytes: Int, trackFullRuns: Bool = false) {
+                format: TextureFormat, out: UnsafeMutableRawPointer, rowBytes: Int, trackFullRuns: Bool = false,
+                keepsTrace: Bool = true) {
         width = piece.width
         height = piece.height
         let stride = width + 2
@@ -185,6 +191,10 @@ final class CoverageAccumulator {
             }
         }
         switch (format, rule) {
+        case (.r8, .nonZero) where !keepsTrace:
+            cells.resolve(R8NearestTexels.self, NonZeroRule.self, out: out, rowBytes: rowBytes)
+        case (.r8, .evenOdd) where !keepsTrace:
+            cells.resolve(R8NearestTexels.self, EvenOddRule.self, out: out, rowBytes: rowBytes)
         case (.r8, .nonZero): cells.resolve(R8Texels.self, NonZeroRule.self, out: out, rowBytes: rowBytes)
         case (.r8, .evenOdd): cells.resolve(R8Texels.self, EvenOddRule.self, out: out, rowBytes: rowBytes)
         case (.r16f, .nonZero): cells.resolve(R16FTexels.self, NonZeroRule.self, out: out, rowBytes: rowBytes)
@@ -709,6 +719,20 @@ private enum R8Texels: TexelWriter {
     /// reference; rounded to 0 it showed nothing.
     @inline(__always)
     static func byte(_ c: Float) -> UInt8 { c > 0 ? UInt8(truncatingIfNeeded: max(1, Int32(c * 255 + 0.5))) : 0 }
+    @inline(__always)
+    static func store(_ c: Float, _ dst: UnsafeMutableRawPointer, _ x: Int) {
+        dst.storeBytes(of: byte(c), toByteOffset: x, as: UInt8.self)
+    }
+    @inline(__always)
+    static func fill(_ c: Float, _ dst: UnsafeMutableRawPointer, _ from: Int, _ to: Int) {
+        (dst + from).initializeMemory(as: UInt8.self, repeating: byte(c), count: to - from)
+    }
+}
+
+/// R8 rounded to nearest, with no trace (glyph masks, which are summed: see `render`'s `keepsTrace`).
+private enum R8NearestTexels: TexelWriter {
+    @inline(__always)
+    static func byte(_ c: Float) -> UInt8 { UInt8(truncatingIfNeeded: Int32(c * 255 + 0.5)) }
     @inline(__always)
     static func store(_ c: Float, _ dst: UnsafeMutableRawPointer, _ x: Int) {
         dst.storeBytes(of: byte(c), toByteOffset: x, as: UInt8.self)

@@ -84,7 +84,7 @@ final class GlyphMaskCache {
         let mask = GlyphMask(left: left, top: top, width: width, height: height)
         rasterizer.render(o, contours: 0 ..< o.contourCount, rule: .nonZero, antialiased: true,
                           piece: PixelRect(x: left, y: top, width: width, height: height), format: .r8,
-                          out: UnsafeMutableRawPointer(mask.texels), rowBytes: width)
+                          out: UnsafeMutableRawPointer(mask.texels), rowBytes: width, keepsTrace: false)
         return mask
     }
 }
