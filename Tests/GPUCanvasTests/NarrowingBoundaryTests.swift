@@ -137,4 +137,28 @@ final class NarrowingBoundaryTests: XCTestCase {
             try outcome(json)
         }
     }
+
+    /// Paint-data rows (`CompositingEncoder`'s `Int16` paint row, one texture row each): 2¹⁵ draws of one
+    /// gradient trapped (`Int16(row)`), and 16 385 passed the texture's height (a GL error). Equal rows are now
+    /// shared, so they draw alike; more distinct rows than GLES holds are refused by GLES (a GLES limit, as the
+    /// clip-mask budget is), never a trap.
+    func testPaintRowsAtTheBoundaries() throws {
+        func json(_ count: Int, distinct: Bool) -> String {
+            let draws = (0 ..< count).map { i in
+                #"{"op":"fill","path":{"rect":["# + "\(i % 8)" + #",0,1,1]},"shading":{"linearGradient":{"colors":["red","blue"]},"start":[0,0],"end":["# + (distinct ? "\(8 + Double(i) / 1024)" : "8") + #",0]}}"#
+            }
+            return #"{"format":"gpucanvas-scene/1","size":[8,8],"commands":["# + draws.joined(separator: ",") + "]}"
+        }
+        let o = try outcome(json(32768, distinct: false))
+        if case .drawn(let i) = o {
+            XCTAssertEqual(i.pixel(x: 0, y: 0).a, 255)
+            XCTAssertGreaterThan(i.pixel(x: 0, y: 0).r, i.pixel(x: 7, y: 0).r)  // red → blue along x
+            XCTAssertEqual(i.pixel(x: 0, y: 1).a, 0)
+        } else { XCTFail("refused") }
+        let s = try Scene(jsonData: Data(json(16385, distinct: true).utf8))
+        XCTAssertNoThrow(try CanvasRenderer(backend: .reference).render(s.recording, scale: s.scale))
+        XCTAssertThrowsError(try CanvasRenderer(backend: Self.backends[1].backend).render(s.recording, scale: s.scale)) {
+            XCTAssertTrue("\($0)".contains("the frame needs 16385 distinct gradient, image and filter parameter rows; GLES holds at most 16384"), "\($0)")
+        }
+    }
 }
