@@ -123,7 +123,11 @@ enum GradientResolution {
         case .linear(let s, let e) where spread != .pad:
             // A ramp shorter than float can place: the GPU's t is off by 2⁻²⁴·258·|∇t| (GradientFormulas.swift's
             // bound), whole periods below about 10⁻⁵ px, and the reference's centre samples are aliased noise there.
-            let ramp = length(device(e) - device(s))
+            // The device distance between the t = 0 and t = 1 lines: 1 / |∇t|, ∇t = Mᵀ·(e − s)/|e − s|² with M
+            // the device → gradient map (under a skew it is shorter than the device length of start → end).
+            let m = paint.gradientFromDevice, dir = e - s, len2 = (dir * dir).sum()
+            let gradient = SIMD2((Double(m.a) * dir.x + Double(m.b) * dir.y) / len2, (Double(m.c) * dir.x + Double(m.d) * dir.y) / len2)
+            let ramp = len2 > 0 ? 1 / length(gradient) : .infinity
             if ramp < Self.minimumRepeatedRamp {
                 throw bad("repeats every \(fmt(CGFloat(ramp))) px, shorter than the \(fmt(CGFloat(Self.minimumRepeatedRamp))) px a GPU places in float")
             }
