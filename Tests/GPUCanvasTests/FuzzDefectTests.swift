@@ -366,7 +366,7 @@ final class FuzzDefectTests: XCTestCase {
             #"{"format": "gpucanvas-scene/1", "size": [4, 4], "commands": [{"op": "fill", "path": {"rect": [0, 0, 4, 4]}, "shading": {"radialGradient": {"colors": ["black", "clear"]}, "center": [0, "# + String(y) + #"], "startRadius": 0, "endRadius": 1, "options": ["mirror"]}}]}"#
         }
         let messages = try errorsOnEveryBackend(json(-10_000_000))
-        XCTAssertEqual(messages, ["invalid geometry: draw #0: gradient rings repeat 10000000 times between the centre and the canvas, more than the 65536 a GPU can place"])
+        XCTAssertEqual(messages, ["invalid geometry: draw #0: gradient rings repeat 10000004 times between the centre and the canvas, more than the 65536 a GPU can place"])
         let near = try renderAll(json(-1000))
         assertSame(near, maxDiff: Self.barMaxDiff, over2: Self.barOver2)
         XCTAssertGreaterThan(alpha(near[0].image, 0, 0) + alpha(near[0].image, 0, 3), 0)
@@ -457,5 +457,151 @@ final class FuzzDefectTests: XCTestCase {
         }
         // The .notdef box adds its outline's ink to x and y's.
         XCTAssertGreaterThan(ink(drawn[0].image), ink(plain[0].image) + 255 * 20)
+    // MARK: Issue 28 numeric
+
+    /// A 2 × 2 PNG: a red row over a blue one.
+    static let redOverBluePNG = "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAYAAABytg0kAAAAEklEQVR4nGP4z8DwH4QZoPR/AEPOB/n6gUr9AAAAAElFTkSuQmCC"
+    /// A 1 × 1 PNG whose base64 ends in "==".
+    static let padded1x1PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg=="
+
+    /// The default shadow colour's alpha (opacity 0.33), in 8 bits.
+    static let shadowAlpha = 84
+
+    /// An `invertsAlpha` shadow 5·10⁴ px up reads 1 − 0 everywhere it lands, but its blur's boxes sat 5·10⁴ px
+    /// below the canvas, and GLES trapped putting them in its 16-bit instance coordinates ("Not enough bits to
+    /// represent the passed value") while the reference rendered. The lowering now brings such an offset in to
+    /// the nearest one that reads the same constant plane. Drawn alike on both sides of 2¹⁵ and at the
+    /// documented 10⁶; past 10⁶ both refuse.
+    func testInvertedShadowFarAwayDrawsAlikeOnEveryBackend() throws {
+        func json(_ dy: String) -> String {
+            #"{"format":"gpucanvas-scene/1","size":[2,92],"commands":[{"op":"filter","filter":{"shadow":{"radius":4,"y":"# + dy + #","options":["invertsAlpha"]}}},{"op":"stroke","path":{"rect":[0,0,10,10]},"shading":{"color":"black"}}]}"#
+        }
+        for dy in ["-50000", "-32767", "-32768", "32768.5", "-1000000"] {
+            let drawn = try renderAll(json(dy))
+            assertSame(drawn, maxDiff: Self.aliasedTolerance, over2: 0)
+            for (name, image) in drawn {
+                // Far from the stroke: the shadow of the inverted (fully opaque) plane; on the stroke's bottom
+                // edge (half covered): black over the shadow.
+                XCTAssertEqual(alpha(image, 1, 50), Self.shadowAlpha, "\(name) at dy \(dy)")
+                XCTAssertEqual(alpha(image, 1, 9), 128 + (127 * Self.shadowAlpha + 127) / 255, "\(name) at dy \(dy)")
+            }
+        }
+        let messages = try errorsOnEveryBackend(json("-2147483648"))
+        XCTAssertEqual(messages.count, 1)
+        XCTAssertTrue(messages.first?.contains("offset is more than 10^6 device pixels") ?? false, "\(messages)")
+    }
+
+    /// A repeated linear gradient 10⁻⁸ units long: the reference's centre samples were aliased noise, the
+    /// GPU's float t flat blocks (89 % of pixels apart). Ramps under `minimumRepeatedRamp` are refused on
+    /// every backend; one a little longer draws alike.
+    func testRepeatedLinearGradientShorterThanFloatPlacesIsAnError() throws {
+        func json(_ length: String, _ spread: String) -> String {
+            #"{"format":"gpucanvas-scene/1","size":[20,20],"commands":[{"op":"fill","path":{"rect":[0,0,20,20]},"shading":{"linearGradient":{"colors":["red","blue"]},"start":[0,0],"end":["# + length + #",0],"options":[""# + spread + #""]}}]}"#
+        }
+        for spread in ["repeat", "mirror"] {
+            XCTAssertEqual(try errorsOnEveryBackend(json("1e-8", spread)),
+                           ["invalid geometry: draw #0: gradient repeats every 1e-08 px, shorter than the 0.000976562 px a GPU places in float"])
+            XCTAssertEqual(try errorsOnEveryBackend(json("0.0009765", spread)).count, 1)
+            let drawn = try renderAll(json("0.0009766", spread))
+            assertSame(drawn, maxDiff: Self.barMaxDiff, over2: Self.barOver2)
+            XCTAssertEqual(alpha(drawn[0].image, 3, 3), 255)
+        }
+        XCTAssertEqual(GradientResolution.minimumRepeatedRamp, 1.0 / 1024)
+    }
+
+    /// Two-point radial gradients at extreme geometry: a start centre 10⁶ px away (GLES painted rows the
+    /// reference left empty) and a start radius of 7·10⁴ px (GLES left rows empty) reach past
+    /// `maximumTwoPointReach`, refused on every backend; at 2000 px they still draw alike.
+    func testTwoPointRadialGradientReachingFarIsAnError() throws {
+        func json(_ c0: String, _ r0: String, _ r1: String) -> String {
+            #"{"format":"gpucanvas-scene/1","size":[20,20],"commands":[{"op":"fill","path":{"rect":[0,0,20,20]},"shading":{"radialGradient":{"colors":["red","blue"]},"startCenter":"# + c0 + #","startRadius":"# + r0 + #","endCenter":[10,10],"endRadius":"# + r1 + #"}}]}"#
+        }
+        XCTAssertEqual(try errorsOnEveryBackend(json("[1000000,5]", "0", "10")),
+                       ["invalid geometry: draw #0: gradient reaches 1e+06 px from the canvas (centres and radii), more than the 2048 px a GPU evaluates a two-point radial gradient over in float"])
+        XCTAssertEqual(try errorsOnEveryBackend(json("[10,70010]", "70000", "1")),
+                       ["invalid geometry: draw #0: gradient reaches 70010 px from the canvas (centres and radii), more than the 2048 px a GPU evaluates a two-point radial gradient over in float"])
+        XCTAssertEqual(try errorsOnEveryBackend(json("[2060,5]", "0", "10")).count, 1)
+        let drawn = try renderAll(json("[2000,5]", "0", "10"))
+        assertSame(drawn, maxDiff: Self.barMaxDiff, over2: Self.barOver2)
+        // The circles past the end one (t > 1, padded to the last stop) hold the whole canvas: opaque blue.
+        let p = drawn[0].image.pixel(x: 10, y: 10)
+        XCTAssertEqual([p.r, p.g, p.b, p.a], [0, 122, 255, 255])  // SwiftUI's blue
+    }
+
+    /// A two-point radial gradient whose radii are both 0 is a line: GLES painted pixel centres 0.02 px off
+    /// it, the reference not. A cone thinner than `minimumConeRadius` over the canvas now paints nothing on
+    /// every backend; a cone 0.1 px wide still paints the centres it holds.
+    func testTwoPointRadialConeThinnerThanFloatPlacesPaintsNothing() throws {
+        func json(_ r: String) -> String {
+            #"{"format":"gpucanvas-scene/1","size":[20,20],"commands":[{"op":"fill","path":{"rect":[0,0,20,20]},"shading":{"radialGradient":{"colors":["red","blue"]},"startCenter":[1,10.501],"startRadius":"# + r + #","endCenter":[17,10.4999],"endRadius":"# + r + #"}}]}"#
+        }
+        for r in ["0", "1e-9", "0.01", "0.06"] {
+            for (name, image) in try renderAll(json(r)) {
+                XCTAssertTrue(image.pixels.allSatisfy { $0 == 0 }, "\(name), radius \(r)")
+            }
+        }
+        let drawn = try renderAll(json("0.1"))
+        assertSame(drawn, maxDiff: Self.aliasedTolerance, over2: 0)
+        XCTAssertEqual(alpha(drawn[0].image, 8, 10), 255)
+        XCTAssertEqual(alpha(drawn[0].image, 8, 9), 0)
+    }
+
+    /// Mirrored rings 10⁻⁵ apart centred on the canvas: 10⁷ periods out at the far corner, where float's t is
+    /// off by more than a period (maxDiff 153 over 2 %); the old count, from the centre to the nearest point,
+    /// was 0. Counted to the canvas's farthest corner, both refuse it; 1 unit apart they draw alike.
+    func testRadialRingsFarFromAnOnCanvasCentreAreAnError() throws {
+        func json(_ period: String) -> String {
+            #"{"format":"gpucanvas-scene/1","size":[100,100],"commands":[{"op":"fill","path":{"rect":[0,0,100,100]},"shading":{"radialGradient":{"colors":["red","blue"]},"center":[0.5,0.5],"startRadius":0,"endRadius":"# + period + #","options":["mirror"]}}]}"#
+        }
+        XCTAssertEqual(try errorsOnEveryBackend(json("1e-5")),
+                       ["invalid geometry: draw #0: gradient rings repeat 14071425 times between the centre and the canvas, more than the 65536 a GPU can place"])
+        let drawn = try renderAll(json("1"))
+        assertSame(drawn, maxDiff: Self.barMaxDiff, over2: Self.barOver2)
+        XCTAssertEqual(alpha(drawn[0].image, 50, 50), 255)
+    }
+
+    /// A tiled 2 × 2 image magnified 5·10⁶-fold with `interpolation(.none)`: float's image coordinate near 1
+    /// is 2⁻²³ texel coarse, 0.6 px here, and a texel edge fell one row off the reference's. Refused past
+    /// `maximumNearestEdgeShift`; bilinear sampling (continuous) still draws alike.
+    func testNearestImageMagnifiedPastFloatIsAnError() throws {
+        func json(_ interpolation: String) -> String {
+            #"{"format":"gpucanvas-scene/1","size":[20,20],"commands":[{"op":"translate","x":0.0677,"y":13.5587},{"op":"scale","x":5000000,"y":5000000},{"op":"fill","path":{"rect":[-1,-1,2,2]},"shading":{"tiledImage":"a"}}],"resources":{"images":{"a":{"pngBase64":""# + Self.redOverBluePNG + #"","interpolation":""# + interpolation + #""}}}}"#
+        }
+        XCTAssertEqual(try errorsOnEveryBackend(json("none")),
+                       ["invalid geometry: draw #0: image is magnified 5e+06-fold with interpolation(.none): float places its texel edges 0.596046 px off, more than 0.03125 px"])
+        let drawn = try renderAll(json("high"))
+        assertSame(drawn, maxDiff: Self.barMaxDiff, over2: Self.barOver2)
+        XCTAssertEqual(alpha(drawn[0].image, 10, 10), 255)
+    }
+
+    /// An unreadable font file at size 0: the layout returned nothing before opening the face, so the frame
+    /// rendered silently, while at size 12 it is `invalid font`. Now the same error at every size.
+    func testUnreadableFontFileIsAnErrorAtEverySize() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("issue28-not-a-font-\(getpid()).ttf")
+        try Data("not a font".utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        var seen = Set<String>()
+        for size in ["12", "0"] {
+            let json = #"{"format":"gpucanvas-scene/1","size":[20,20],"commands":[{"op":"text","text":"Hi","font":{"file":""# + url.path + #"","size":"# + size + #"},"at":[2,10]}]}"#
+            let messages = try errorsOnEveryBackend(json)
+            XCTAssertEqual(messages.count, 1, "size \(size): \(messages)")
+            seen.formUnion(messages)
+        }
+        XCTAssertEqual(seen, ["invalid font: draw #0: \(url.path): unknown file format"])
+    }
+
+    /// Base64 with surplus `=` padding: Foundation's decoder took it against the documented rule (one or two
+    /// `=` closing the last group of four). Refused where it is, as any other bad base64 is.
+    func testBase64WithSurplusPaddingIsRefused() throws {
+        func json(_ data: String) -> String {
+            #"{"format":"gpucanvas-scene/1","size":[4,4],"commands":[{"op":"image","image":"a","in":[0,0,4,4]}],"resources":{"images":{"a":{"pngBase64":""# + data + #""}}}}"#
+        }
+        XCTAssertNoThrow(try scene(json(Self.padded1x1PNG)))
+        for bad in [Self.padded1x1PNG + "====", Self.padded1x1PNG + "==", Self.padded1x1PNG.dropLast(2) + "===="] {
+            XCTAssertThrowsError(try scene(json(String(bad)))) { e in
+                XCTAssertEqual((e as? SceneError)?.location, "resources.images.a.pngBase64", "\(e)")
+                XCTAssertEqual((e as? SceneError)?.message, "not valid base64 (the standard alphabet with = padding, no line breaks)")
+            }
+        }
     }
 }

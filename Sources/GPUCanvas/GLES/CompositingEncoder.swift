@@ -68,6 +68,11 @@ final class CompositingEncoder {
     private var images: [RasterImage] = []
     private var imageSlots: [ObjectIdentifier: Int] = [:]
     var nextPaintRow = 0
+    /// The paint-data row of each `takeRow()` call, in call order (rows with equal texels are shared, so a frame
+    /// of 20 000 draws of one gradient uploads one row, not 20 000: the texture's height is a GL limit).
+    var rowOfCall: [Int] = []
+    /// The row already holding each set of texels (by bit pattern, so −0 and NaN payloads stay apart).
+    var rowOfTexels: [[SIMD4<UInt32>]: Int] = [:]
     /// (pass, command) of every draw, whose buffer offsets are made absolute at the end.
     private var drawCommands: [(pass: Int, command: Int)] = []
     var frameFormat: TextureFormat = .rgba8
@@ -126,6 +131,8 @@ final class CompositingEncoder {
         shapes.removeAll(keepingCapacity: true)
         paintRows.removeAll(keepingCapacity: true)
         gradientHeaders.removeAll(keepingCapacity: true)
+        rowOfCall.removeAll(keepingCapacity: true)
+        rowOfTexels.removeAll(keepingCapacity: true)
         images.removeAll(keepingCapacity: true)
         imageSlots.removeAll(keepingCapacity: true)
         run(target)
@@ -133,6 +140,12 @@ final class CompositingEncoder {
         // Coverage of all of them.
         coverage = strategy.coverage(shapes, stores: lowered.stores, highPrecision: lowered.colorMode != .nonLinear,
                                      into: &cb)
+
+        // Paint rows are addressed by 16-bit instance fields and stored one per texture row.
+        let rowLimit = min(maxTextureSize, Int(Int16.max))
+        if paintRows.count > rowLimit {
+            throw RenderError.unsupported("the frame needs \(paintRows.count) distinct gradient, image and filter parameter rows; GLES holds at most \(rowLimit) per frame (draw fewer distinct gradients or images per frame)")
+        }
 
         // Real run.
         dry = false
@@ -490,11 +503,9 @@ final class CompositingEncoder {
             switch d.paint {
             case .gradient(let g):
                 let row = g.packedTexels()
-                paintRows.append(row)
-                gradientHeaders.append(row[0])
+                addRow(row, header: row[0])
             case .image(let i):
-                paintRows.append(i.packedTexels + [SIMD4<Float>](repeating: .zero, count: 1))
-                gradientHeaders.append(.zero)
+                addRow(i.packedTexels + [SIMD4<Float>](repeating: .zero, count: 1), header: .zero)
                 if imageSlots[i.identity] == nil {
                     imageSlots[i.identity] = images.count
                     images.append(i.pixels)
@@ -515,13 +526,11 @@ final class CompositingEncoder {
         case .gradient:
             paint = .gradient
             color = SIMD4(repeating: d.opacity)
-            row = nextPaintRow
-            nextPaintRow += 1
+            row = takeRow()
         case .image(let i):
             paint = .image
             color = SIMD4(repeating: d.opacity)
-            row = nextPaintRow
-            nextPaintRow += 1
+            row = takeRow()
             image = .image(imageSlots[i.identity]!)
         case .backdrop:
             paint = .backdrop
@@ -595,13 +604,29 @@ final class CompositingEncoder {
 
     /// A paint-data row holding `texels`: listed by the dry run, taken in the same order by the real run.
     func paintRow(_ texels: [SIMD4<Float>]) -> Int {
-        if dry {
-            paintRows.append(texels)
-            gradientHeaders.append(.zero)
-            return paintRows.count - 1
+        if dry { return addRow(texels, header: .zero) }
+        return takeRow()
+    }
+
+    /// Dry run: the row holding `texels` (a new one, or the earlier row with the same bits).
+    @discardableResult
+    private func addRow(_ texels: [SIMD4<Float>], header: SIMD4<Float>) -> Int {
+        let key = (texels + [header]).map { SIMD4($0.x.bitPattern, $0.y.bitPattern, $0.z.bitPattern, $0.w.bitPattern) }
+        if let row = rowOfTexels[key] {
+            rowOfCall.append(row)
+            return row
         }
+        paintRows.append(texels)
+        gradientHeaders.append(header)
+        rowOfTexels[key] = paintRows.count - 1
+        rowOfCall.append(paintRows.count - 1)
+        return paintRows.count - 1
+    }
+
+    /// Real run: the row the dry run gave the same call.
+    private func takeRow() -> Int {
         defer { nextPaintRow += 1 }
-        return nextPaintRow
+        return rowOfCall[nextPaintRow]
     }
 
     private func maskPage(_ clip: Int?) -> TextureRef? { clip.map { .mask(maskRegions[$0]!.page) } }

@@ -192,13 +192,20 @@ enum FilterPlanning {
                 let separate = last && s.options.contains(.disablesGroup) && !s.options.contains(.shadowOnly)
                 let mode: ShadowPlan.Mode = s.options.contains(.shadowOnly) || separate ? .only
                     : s.options.contains(.shadowAbove) ? .above : .behind
-                // The blurred alpha is needed where the shifted shadow lands in the bound (plus the bilinear
-                // neighbour).
-                let shift = (Int(s.dx.rounded(.down)), Int(s.dy.rounded(.down)))
-                let neededShadow = PixelRect(x: bound.x - shift.0 - 1, y: bound.y - shift.1 - 1,
-                                             width: bound.width + 2, height: bound.height + 2)
                 let sigma = s.sigma
                 let spread = sigma > 0 ? reach(sigma: sigma) : 0
+                var (dx, dy) = (s.dx, s.dy)
+                if inverse || prefilterReaches {
+                    dx = nearestPlaneOffset(dx, input: (input.x, input.x + input.width),
+                                            bound: (bound.x, bound.x + bound.width), margin: spread + 2)
+                    dy = nearestPlaneOffset(dy, input: (input.y, input.y + input.height),
+                                            bound: (bound.y, bound.y + bound.height), margin: spread + 2)
+                }
+                // The blurred alpha is needed where the shifted shadow lands in the bound (plus the bilinear
+                // neighbour).
+                let shift = (Int(dx.rounded(.down)), Int(dy.rounded(.down)))
+                let neededShadow = PixelRect(x: bound.x - shift.0 - 1, y: bound.y - shift.1 - 1,
+                                             width: bound.width + 2, height: bound.height + 2)
                 let region = inverse || prefilterReaches ? grown(neededShadow, by: spread) : input
                 var blur: BlurPlan?
                 var shadowBox: PixelRect?
@@ -217,7 +224,7 @@ enum FilterPlanning {
                 if mode != .only { out = out.map { $0.union(input) } ?? input }
                 guard let output = out?.intersection(bound) else { return nil }
                 stage = FilterStage(prefilter: pending, input: input, output: output,
-                                    kind: .shadow(ShadowPlan(blur: blur, read: inverse ? .inverseAlpha : .alpha, color: s.color, dx: s.dx, dy: s.dy,
+                                    kind: .shadow(ShadowPlan(blur: blur, read: inverse ? .inverseAlpha : .alpha, color: s.color, dx: dx, dy: dy,
                                                              blend: separate ? .normal : s.blend, mode: mode)))
                 if separate { result.separateShadowBlend = s.blend }
             case .projection(let m):
@@ -257,6 +264,29 @@ enum FilterPlanning {
             }
         }
         return total
+    }
+
+    /// A shadow offset along one axis that reads what `d` reads, as near the input as it can be.
+    ///
+    /// Where the blur's input is one constant plane outside the input's box (an `invertsAlpha` shadow reads
+    /// 1 − 0 there; a prefilter that lights transparent pixels reads its one colour), an offset that puts
+    /// every pixel the shadow reads for `bound` more than `margin` (the blur's reach and the bilinear
+    /// neighbour) beyond the input reads that constant, however far it goes. Such an offset is brought in to
+    /// the nearest one that still does, keeping its fraction, so that the blur's boxes stay within a canvas or
+    /// two of the canvas: the documented offsets reach 10⁶ px, and GLES places filter rectangles with 16-bit
+    /// coordinates (an `invertsAlpha` shadow 5·10⁴ px up trapped converting them). Exact on both backends:
+    /// every read is of the same constant plane before and after.
+    ///
+    /// `input` [8, 18), `bound` [0, 100), margin 3: d = −5000.25 → −21.25 (whole part −22: the reads start at 21 = 18 + 3).
+    static func nearestPlaneOffset(_ d: Double, input: (Int, Int), bound: (Int, Int), margin: Int) -> Double {
+        guard d.isFinite else { return d }
+        let whole = d.rounded(.down), fraction = d - whole
+        // The reads span [bound.0 − s − 1, bound.1 − s + 1) for the whole part s.
+        let beyondEnd = Double(bound.0 - 1 - input.1 - margin)  // s ≤ this: every read is past the input's end
+        let beforeStart = Double(bound.1 + 1 - input.0 + margin)  // s ≥ this: every read is before its start
+        if whole < beyondEnd { return beyondEnd + fraction }
+        if whole > beforeStart { return beforeStart + fraction }
+        return d
     }
 
     static func grown(_ r: PixelRect, by d: Int) -> PixelRect {

@@ -711,12 +711,12 @@ private struct Builder {
             return .solid(c)
         case .gradient(let g):
             return Self.lowered(try GradientResolution.resolve(g, transform: d.transform.concatenating(target.deviceTransform),
-                                                               colorMode: colorMode, drawNumber: d.number))
+                                                               colorMode: colorMode, canvas: target.pixelRect, drawNumber: d.number))
         case .styleGradient(let u):
             // A style's UnitPoints map onto the drawn item's bounds: the path's, for fills and strokes alike.
             return Self.lowered(try GradientResolution.resolve(u.bound(to: d.path.boundingRect),
                                                                transform: d.transform.concatenating(target.deviceTransform),
-                                                               colorMode: colorMode, drawNumber: d.number))
+                                                               colorMode: colorMode, canvas: target.pixelRect, drawNumber: d.number))
         case .backdrop:
             return .backdrop
         case .image(let i):

@@ -21,8 +21,9 @@ enum GradientResolution {
     ///
     /// A linear gradient (0, 0) → (10, 0) at scale 2 → `GradientPaint(.linear((0, 0) → (10, 0)),
     /// gradientFromDevice: scale 0.5)`.
+    /// `canvas`: the target's pixels, which the precision limits below are measured over.
     static func resolve(_ g: GradientShading, transform: CGAffineTransform, colorMode: ColorRenderingMode,
-                        drawNumber: Int) throws -> GradientPaint? {
+                        canvas: PixelRect, drawNumber: Int) throws -> GradientPaint? {
         func bad(_ what: String) -> RenderError { .invalidGeometry("draw #\(drawNumber): gradient \(what)") }
         guard !g.stops.isEmpty else { return nil }
         guard g.stops.count <= GradientPaint.maxStops else {
@@ -109,25 +110,84 @@ enum GradientResolution {
         guard paint.packedTexels().allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite && $0.w.isFinite }) else {
             throw bad("numbers are beyond the range a GPU evaluates gradients in (±3.4e38 after mapping to device pixels)")
         }
-        // A repeated or mirrored ring pattern seen from far away: float carries t ≈ 13·2⁻²⁴·|t| off
+        let corners = [(canvas.x, canvas.y), (canvas.x + canvas.width, canvas.y), (canvas.x, canvas.y + canvas.height),
+                       (canvas.x + canvas.width, canvas.y + canvas.height)].map { SIMD2(Double($0.0), Double($0.1)) }
+        func device(_ q: SIMD2<Double>) -> SIMD2<Double> {
+            SIMD2(Double(toDevice.a) * q.x + Double(toDevice.c) * q.y + Double(toDevice.tx),
+                  Double(toDevice.b) * q.x + Double(toDevice.d) * q.y + Double(toDevice.ty))
+        }
+        func length(_ v: SIMD2<Double>) -> Double { (v * v).sum().squareRoot() }
+        // Gradient units → device pixels, at most (the map's largest axis).
+        let stretch = Self.largestStretch(toDevice)
+        switch geometry {
+        case .linear(let s, let e) where spread != .pad:
+            // A ramp shorter than float can place: the GPU's t is off by 2⁻²⁴·258·|∇t| (GradientFormulas.swift's
+            // bound), whole periods below about 10⁻⁵ px, and the reference's centre samples are aliased noise there.
+            // The device distance between the t = 0 and t = 1 lines: 1 / |∇t|, ∇t = Mᵀ·(e − s)/|e − s|² with M
+            // the device → gradient map (under a skew it is shorter than the device length of start → end).
+            let m = paint.gradientFromDevice, dir = e - s, len2 = (dir * dir).sum()
+            let gradient = SIMD2((Double(m.a) * dir.x + Double(m.b) * dir.y) / len2, (Double(m.c) * dir.x + Double(m.d) * dir.y) / len2)
+            let ramp = len2 > 0 ? 1 / length(gradient) : .infinity
+            if ramp < Self.minimumRepeatedRamp {
+                throw bad("repeats every \(fmt(CGFloat(ramp))) px, shorter than the \(fmt(CGFloat(Self.minimumRepeatedRamp))) px a GPU places in float")
+            }
+        case .radial(let c0, let r0, let c1, let r1) where c0 != c1:
+            // Every distance the two-point quadratic meets, in device pixels: the radii, and the centres seen from
+            // the canvas's corners. Float's b² − a·c cancels numbers of this size squared.
+            let reach = max(r0 * stretch, r1 * stretch,
+                            corners.map { max(length($0 - device(c0)), length($0 - device(c1))) }.max()!)
+            if reach > Self.maximumTwoPointReach {
+                throw bad("reaches \(fmt(CGFloat(reach))) px from the canvas (centres and radii), more than the \(fmt(CGFloat(Self.maximumTwoPointReach))) px a GPU evaluates a two-point radial gradient over in float")
+            }
+            // A cone thinner than float places (both radii 0 is a line) covers a sliver of any pixel, which centre
+            // sampling turns into dots wherever rounding puts its edges: it paints nothing on both backends.
+            let axis = c1 - c0, a = (axis * axis).sum() - (r1 - r0) * (r1 - r0)
+            if a > 0 {
+                let ts = corners.map { ((paint.gradientPoint($0) - c0) * axis).sum() / (axis * axis).sum() }
+                let widest = [ts.min()!, ts.max()!, 0, 1].map { max(r0 + $0 * (r1 - r0), 0) }.max()! * stretch
+                if widest < Self.minimumConeRadius { return nil }
+            }
+        default: break
+        }
+        // A repeated or mirrored ring pattern seen from far away: float carries t ≈ 25·2⁻²⁴·|t| off
         // (GradientFormulas.swift's bound), a sizeable share of a period past 65 536 periods from the centre, so
-        // the GPU could not place the rings the reference draws. Both refuse it (found by the fuzzer: rings 1
-        // unit apart, 10⁷ units from the centre).
-        let texels = paint.packedTexels()
-        let kind = texels[0].x
-        if spread != .pad, kind == GradientPaint.Packed.kindConcentric || kind == GradientPaint.Packed.kindTwoPoint {
-            let vo = SIMD2<Double>(Double(texels[1].z), Double(texels[1].w))
-            let distance = (vo * vo).sum().squareRoot()
-            let g = texels[4]
-            let period = kind == GradientPaint.Packed.kindConcentric
-                ? Double(abs(g.y)) : max(Double(abs(g.w)), (Double(g.x) * Double(g.x) + Double(g.y) * Double(g.y)).squareRoot())
-            let repeats = (distance - (kind == GradientPaint.Packed.kindConcentric ? Double(g.x) : 0)) / period
+        // the GPU could not place the rings the reference draws. Counted to the farthest corner of the canvas,
+        // whether the centre is far away (the fuzzer's rings 1 unit apart 10⁷ units out) or on the canvas
+        // (rings 10⁻⁵ apart). Both refuse it.
+        if spread != .pad, case .radial(let c0, let r0, let c1, let r1) = geometry, c0 != c1 || r0 != r1 {
+            let period = c0 == c1 ? abs(r1 - r0) : max(abs(r1 - r0), length(c1 - c0))
+            let far = corners.map { length(paint.gradientPoint($0) - c0) }.max()!
+            let repeats = (far - (c0 == c1 ? r0 : 0)) / period
             if repeats > Self.maximumRepeatsFromCentre {
                 let count = repeats < 1e15 ? String(Int(repeats.rounded())) : "\(repeats)"
                 throw bad("rings repeat \(count) times between the centre and the canvas, more than the \(Int(Self.maximumRepeatsFromCentre)) a GPU can place")
             }
         }
         return paint
+    }
+
+    /// The shortest ramp (device px, t from 0 to 1) of a repeated or mirrored linear gradient. Measured on
+    /// llvmpipe over a 48² canvas: the GPU and the reference agree (maxDiff ≤ 2, bar's seam ties apart) from
+    /// 8·10⁻⁶ px up and differ over most pixels below 2·10⁻⁶; 2⁻¹⁰ px keeps a margin of 100, where the
+    /// float bound is 1.6 % of a period.
+    static let minimumRepeatedRamp = 1.0 / 1024
+
+    /// The largest distance (device px) a two-point radial gradient's radii or centres may reach from the
+    /// canvas. Measured on llvmpipe: cone edges first move a pixel across at 3000 px (a start centre 3000 px
+    /// from a 200² canvas), whole rows from 10⁴ px (a start centre 10⁶ px away, a start radius 7·10⁴).
+    static let maximumTwoPointReach = 2048.0
+
+    /// A two-point radial gradient's cone whose radius stays below this (device px) over the canvas paints
+    /// nothing. Measured: with radii 0…0.01 px the GPU and the reference disagree on pixel centres about 0.01 px
+    /// from the cone's line; from 0.03 px on they agree. 1/16 px keeps a margin of 2; such a cone covers at most
+    /// 1/8 of any pixel.
+    static let minimumConeRadius = 1.0 / 16
+
+    /// The longest axis of the unit circle under `m`'s linear part.
+    static func largestStretch(_ m: CGAffineTransform) -> Double {
+        let (a, b, c, d) = (Double(m.a), Double(m.b), Double(m.c), Double(m.d))
+        let f2 = a * a + b * b + c * c + d * d, det = abs(a * d - b * c)
+        return ((f2 + (max(0, f2 * f2 - 4 * det * det)).squareRoot()) / 2).squareRoot()
     }
 
     /// The largest ratio of a radial or conic gradient map's two axes (its condition number): float's 2²⁴.
@@ -237,6 +297,7 @@ enum ImageResolution {
             toImage.tx = reduce(toImage.tx, i.sourceRect.minX, i.sourceRect.width)
             toImage.ty = reduce(toImage.ty, i.sourceRect.minY, i.sourceRect.height)
         }
+        try LoweredImage.checkNearestPlacement(toDevice: toDevice, sourceRect: i.sourceRect, tiled: i.tiled, nearest: i.image.interpolation == .none, size: (pixels.width, pixels.height), drawNumber: drawNumber)
         return LoweredImage(pixels: pixels, identity: ObjectIdentifier(i.image.content), deviceToImage: toImage,
                             tiled: i.tiled, sourceRect: i.sourceRect, nearest: i.image.interpolation == .none, tint: tint,
                             decodesSRGB: decodesSRGB)

@@ -504,6 +504,19 @@ private struct SceneDecoder {
 
     /// The keys that say where an image's bytes are; exactly one of them is given.
     static let imageSources = ["png", "pngBase64", "jpeg", "jpegBase64"]
+
+    /// The documented base64 (docs/scene-format.md): the standard alphabet in groups of four, the last padded
+    /// with one or two `=` and no more. Foundation's decoder also takes surplus `=` (a PNG's base64 followed
+    /// by "===="), which another reader of the same document would refuse.
+    static func isCanonicalBase64(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count % 4 == 0 else { return false }
+        let padding = bytes.reversed().prefix { $0 == UInt8(ascii: "=") }.count
+        guard padding <= 2 else { return false }
+        return bytes.dropLast(padding).allSatisfy { b in
+            (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2B || b == 0x2F
+        }
+    }
     static let interpolations: [String: Image.Interpolation] = ["none": .none, "low": .low, "medium": .medium, "high": .high]
 
     /// One `resources.images` entry: `{"png": "file.png"}` (relative to the scene file), `{"pngBase64": "…"}`,
@@ -559,7 +572,7 @@ private struct SceneDecoder {
             if case .success(let done)? = decoded[key]?.result {
                 pixels = done
             } else {
-                guard let data = Data(base64Encoded: text) else {
+                guard Self.isCanonicalBase64(text), let data = Data(base64Encoded: text) else {
                     throw source.error("not valid base64 (the standard alphabet with = padding, no line breaks)")
                 }
                 do {

@@ -139,7 +139,8 @@ final class TextEngine: @unchecked Sendable {
     /// → 2 glyphs on one line, baseline 18.564 (1901 × 20/2048), size 20.596 × 23.281 ((1540 + 569) × 20/2048 by
     /// (1901 + 483) × 20/2048).
     func layout(_ spans: [TextSpan], maxWidth: Double?) throws -> TextLayout {
-        guard !spans.isEmpty, spans.allSatisfy({ $0.font.size.isFinite && $0.font.size > 0 }) else { return .empty }
+        // Every span's face is opened first, so an unreadable font file is the same error at any size (size 0 too).
+        guard !spans.isEmpty, try spans.map({ _ = try primaryFace($0.font); return $0.font.size.isFinite && $0.font.size > 0 }).allSatisfy({ $0 }) else { return .empty }
         let wrapWidth = maxWidth.flatMap { $0.isFinite ? max($0, 0) : nil }
         var builder = try LayoutBuilder(engine: self, spans: spans)
         return try builder.run(maxWidth: wrapWidth)
