@@ -457,6 +457,8 @@ final class FuzzDefectTests: XCTestCase {
         }
         // The .notdef box adds its outline's ink to x and y's.
         XCTAssertGreaterThan(ink(drawn[0].image), ink(plain[0].image) + 255 * 20)
+    }
+
     // MARK: Issue 28 numeric
 
     /// A 2 × 2 PNG: a red row over a blue one.
