@@ -519,15 +519,26 @@ final class FuzzDefectTests: XCTestCase {
             #"{"format":"gpucanvas-scene/1","size":[20,20],"commands":[{"op":"fill","path":{"rect":[0,0,20,20]},"shading":{"radialGradient":{"colors":["red","blue"]},"startCenter":"# + c0 + #","startRadius":"# + r0 + #","endCenter":[10,10],"endRadius":"# + r1 + #"}}]}"#
         }
         XCTAssertEqual(try errorsOnEveryBackend(json("[1000000,5]", "0", "10")),
-                       ["invalid geometry: draw #0: gradient reaches 1e+06 px from the canvas (centres and radii), more than the 2048 px a GPU evaluates a two-point radial gradient over in float"])
+                       ["invalid geometry: draw #0: gradient reaches 1e+06 px from the canvas (centres and radii), more than the 8192 px a GPU evaluates a two-point radial gradient over in float"])
         XCTAssertEqual(try errorsOnEveryBackend(json("[10,70010]", "70000", "1")),
-                       ["invalid geometry: draw #0: gradient reaches 70010 px from the canvas (centres and radii), more than the 2048 px a GPU evaluates a two-point radial gradient over in float"])
-        XCTAssertEqual(try errorsOnEveryBackend(json("[2060,5]", "0", "10")).count, 1)
+                       ["invalid geometry: draw #0: gradient reaches 70010 px from the canvas (centres and radii), more than the 8192 px a GPU evaluates a two-point radial gradient over in float"])
+        XCTAssertEqual(try errorsOnEveryBackend(json("[8220,5]", "0", "10")).count, 1)
         let drawn = try renderAll(json("[2000,5]", "0", "10"))
         assertSame(drawn, maxDiff: Self.barMaxDiff, over2: Self.barOver2)
         // The circles past the end one (t > 1, padded to the last stop) hold the whole canvas: opaque blue.
         let p = drawn[0].image.pixel(x: 10, y: 10)
         XCTAssertEqual([p.r, p.g, p.b, p.a], [0, 122, 255, 255])  // SwiftUI's blue
+    }
+
+    /// An ordinary two-point gradient over a social card at 2× (2400 × 1260 px) reaches 2460 px from its
+    /// corners: drawn, and alike on every backend (a first reach limit of 2048 px refused it).
+    func testTwoPointRadialGradientOverALargeCanvasDraws() throws {
+        let drawn = try renderAll(##"{"format":"gpucanvas-scene/1","size":[1200,630],"scale":2,"commands":[{"op":"fill","path":{"rect":[0,0,1200,630]},"shading":{"radialGradient":{"colors":["#ff0066","#3300ff"]},"startCenter":[100,80],"startRadius":10,"endCenter":[900,500],"endRadius":700}}]}"##)
+        assertSame(drawn, maxDiff: Self.barMaxDiff, over2: Self.barOver2)
+        // At the start centre the largest circle through it has t·|c₁ − c₀| = r₀ + t·(r₁ − r₀):
+        // t = 10 / (903.55 − 690) = 0.0468, so 255 − 0.0468·204 = 245.4 red and 102 + 0.0468·153 = 109.2 blue.
+        let p = drawn[0].image.pixel(x: 200, y: 160)
+        XCTAssertEqual([p.r, p.g, p.b, p.a], [245, 0, 109, 255])
     }
 
     /// A two-point radial gradient whose radii are both 0 is a line: GLES painted pixel centres 0.02 px off
@@ -584,8 +595,15 @@ final class FuzzDefectTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: url) }
         var seen = Set<String>()
         for size in ["12", "0"] {
-            let json = #"{"format":"gpucanvas-scene/1","size":[20,20],"commands":[{"op":"text","text":"Hi","font":{"file":""# + url.path + #"","size":"# + size + #"},"at":[2,10]}]}"#
-            let messages = try errorsOnEveryBackend(json)
+            // Relative to the scene's folder: resource files resolve only there (the loader's confinement).
+            let json = #"{"format":"gpucanvas-scene/1","size":[20,20],"commands":[{"op":"text","text":"Hi","font":{"file":""# + url.lastPathComponent + #"","size":"# + size + #"},"at":[2,10]}]}"#
+            let s = try Scene(jsonData: Data(json.utf8), baseURL: url.deletingLastPathComponent())
+            var messages = Set<String>()
+            for (name, backend) in Self.backends {
+                XCTAssertThrowsError(try CanvasRenderer.strict(backend: backend).render(s.recording, scale: s.scale), name) {
+                    messages.insert("\($0)")
+                }
+            }
             XCTAssertEqual(messages.count, 1, "size \(size): \(messages)")
             seen.formUnion(messages)
         }

@@ -173,9 +173,13 @@ enum GradientResolution {
     static let minimumRepeatedRamp = 1.0 / 1024
 
     /// The largest distance (device px) a two-point radial gradient's radii or centres may reach from the
-    /// canvas. Measured on llvmpipe: cone edges first move a pixel across at 3000 px (a start centre 3000 px
-    /// from a 200² canvas), whole rows from 10⁴ px (a start centre 10⁶ px away, a start radius 7·10⁴).
-    static let maximumTwoPointReach = 2048.0
+    /// canvas. Measured on llvmpipe: whole rows differ from 10⁴ px (a start centre 10⁶ px away, a start radius
+    /// 7·10⁴); below that the two backends differ only at a cone's edge (a few pixels at 255 from a start
+    /// centre 2000 px from a 200² canvas, as before this rule), where the edge passes within float's error of
+    /// a pixel centre: a paint tie (docs/DESIGN-NOTES.md). 8192 keeps every gradient of a canvas up to 5800 px
+    /// across drawable: an ordinary two-point gradient over a 2400 × 1260 px card reaches 2460 px and agrees
+    /// within 1 level.
+    static let maximumTwoPointReach = 8192.0
 
     /// A two-point radial gradient's cone whose radius stays below this (device px) over the canvas paints
     /// nothing. Measured: with radii 0…0.01 px the GPU and the reference disagree on pixel centres about 0.01 px
