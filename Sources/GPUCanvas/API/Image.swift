@@ -38,6 +38,16 @@ public struct Image: Sendable, Equatable {
     let scale: CGFloat
     var renderingMode: TemplateRenderingMode = .original
     var interpolation: Interpolation = .high
+    /// `resizable(capInsets:resizingMode:)` was applied: as a view it takes the size it is offered.
+    var resizing: Resizing?
+    /// `antialiased(_:)`: whether the image's edges are anti-aliased when drawn as a view.
+    var isAntialiased = true
+
+    /// How a resizable image fills its frame.
+    struct Resizing: Sendable, Hashable {
+        var capInsets: EdgeInsets
+        var mode: ResizingMode
+    }
 
     init(content: ImageContent, scale: CGFloat) {
         self.content = content
@@ -107,13 +117,23 @@ public struct Image: Sendable, Equatable {
         return copy
     }
 
-    /// Accepted for source compatibility: a canvas always draws an image at the size it is given.
-    public func resizable(capInsets: EdgeInsets = EdgeInsets(), resizingMode: ResizingMode = .stretch) -> Image { self }
+    /// The image as a view takes the size it is offered (else its own): stretched to it, or tiled. The cap
+    /// insets (points) keep their part of each edge at its own size, the rest stretched or tiled (a nine-part
+    /// image). A canvas always draws an image at the size it is given.
+    public func resizable(capInsets: EdgeInsets = EdgeInsets(), resizingMode: ResizingMode = .stretch) -> Image {
+        var copy = self
+        copy.resizing = Resizing(capInsets: capInsets, mode: resizingMode)
+        return copy
+    }
 
-    /// Accepted for source compatibility: image edges follow the fill style of the draw.
-    public func antialiased(_ isAntialiased: Bool) -> Image { self }
+    /// Whether the image's edges are anti-aliased when drawn as a view (a canvas's draw takes its fill style).
+    public func antialiased(_ isAntialiased: Bool) -> Image {
+        var copy = self
+        copy.isAntialiased = isAntialiased
+        return copy
+    }
 
-    /// How a resizable image fills its frame (only `.stretch` is drawn).
+    /// How a resizable image fills its frame.
     public enum ResizingMode: Sendable, Hashable { case tile, stretch }
 
     /// The size in points, nil when the image could not be read.
@@ -216,9 +236,18 @@ extension GraphicsContext {
     }
 
     private func recordImage(_ image: ResolvedImage, in rect: CGRect, style: FillStyle) {
-        if image.image.content.systemName != nil {
-            // The glyph outline stretched over the rect, filled with the shading; unknown names draw nothing.
-            guard let symbol = image.image.symbol, rect.width != 0, rect.height != 0,
+        if let name = image.image.content.systemName {
+            // The glyph outline stretched over the rect, filled with the shading; unknown names draw nothing
+            // and are reported (SwiftUI draws nothing and logs).
+            guard let symbol = image.image.symbol else {
+                let why = SystemImages.glyphName(for: name) == nil
+                    ? "no such system image (docs/system-images.md lists the names)"
+                    : "the icon font \(SystemImages.fontPath) or its glyph is missing"
+                report(RenderDiagnostic(.unknownSystemImage,
+                                        .invalidImage("Image(systemName: \"\(name)\"): \(why); it draws nothing")))
+                return
+            }
+            guard rect.width != 0, rect.height != 0,
                   let fill = paint(for: image.shading ?? .foreground, bounds: rect) else { return }
             record(.fill(symbol.path(in: rect), style), paint: fill)
             return

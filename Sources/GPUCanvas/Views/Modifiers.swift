@@ -21,6 +21,11 @@ struct ModifiedView<Content: View>: View, PrimitiveView {
         case tag(AnyHashable)
         case id(AnyHashable)
         case onAppear(() -> Void)
+        /// A node made around the built child (the effect and layout modifiers of `Modifiers+Effects.swift`),
+        /// given the builder, environment and path to build secondary views (a mask) with.
+        case wrap((NodeBuilder, ViewEnvironment, ViewPath, ViewNode) -> ViewNode)
+        /// A layout value set on the child's node (`zIndex`, `layoutPriority`).
+        case value((ViewNode) -> Void)
     }
     let content: Content
     let modifier: Modifier
@@ -40,6 +45,10 @@ struct ModifiedView<Content: View>: View, PrimitiveView {
         case .onAppear(let action):
             builder.appearActions.append((path, action))
             return builder.build(content, environment, path)
+        case .value(let set):
+            let node = builder.build(content, environment, path)
+            set(node)
+            return node
         default:
             break
         }
@@ -57,7 +66,8 @@ struct ModifiedView<Content: View>: View, PrimitiveView {
         case .scale(let s, let anchor): return ScaleNode(scale: s, anchor: anchor, child: child)
         case .blur(let r, let opaque): return BlurNode(radius: r, opaque: opaque, child: child)
         case .clip(let shape, let style): return ClipShapeNode(shape: shape, style: style, child: child)
-        case .environment, .tag, .id, .onAppear: return child
+        case .wrap(let make): return make(builder, environment, path, child)
+        case .environment, .tag, .id, .onAppear, .value: return child
         }
     }
 }
@@ -222,6 +232,9 @@ class SingleChildNode: ViewNode {
     override func measure(_ p: ProposedViewSize) -> CGSize { child.sizeThatFits(p) }
     override func draw(_ context: GraphicsContext, in rect: CGRect) { child.draw(context, in: rect) }
     override var taggedNodes: [ViewNode] { tag != nil ? [self] : child.taggedNodes }
+    /// A modifier keeps its content's stacking order and layout priority unless set on itself.
+    override var zIndex: Double { ownZIndex ?? child.zIndex }
+    override var layoutPriority: Double { ownLayoutPriority ?? child.layoutPriority }
 
     /// Draws the child with `apply` done about `anchor`'s point in `rect`: moved there, applied, moved back
     /// (`rotationEffect`, `scaleEffect`).
@@ -445,7 +458,7 @@ final class ClipShapeNode: SingleChildNode {
     }
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
         var c = context
-        c.clip(to: shape.path(in: rect), style: style)
+        c.clip(to: ShapeNode.placedPath(shape, in: rect), style: style)
         child.draw(c, in: rect)
     }
 }

@@ -218,4 +218,6 @@ struct ViewEnvironment {
     var foreground: GraphicsContext.Shading?
     /// The foreground as a colour when it is one (a `Canvas`'s `.foreground` shading reads it).
     var foregroundColor: Color?
+    /// `tint(_:)`: kept for what reads it (no view here draws with it yet).
+    var tint: Color?
 }

@@ -7,6 +7,13 @@ class ViewNode {
     var children: [ViewNode]
     /// The value of `.tag(_:)` on this view (symbols are found by it).
     var tag: AnyHashable?
+    /// `zIndex(_:)` and `layoutPriority(_:)` set on this node.
+    var ownZIndex: Double?
+    var ownLayoutPriority: Double?
+    /// The order a stack draws its children in (higher in front; equal ones in order).
+    var zIndex: Double { ownZIndex ?? 0 }
+    /// A stack offers the space to its children of higher priority first.
+    var layoutPriority: Double { ownLayoutPriority ?? 0 }
 
     /// Answers already given, by proposal: a stack asks each child up to three times per proposal (its
     /// sizes at 0 and ∞ for flexibility, then its share), so without this nested stacks cost 3^depth.
@@ -91,8 +98,9 @@ final class NodeBuilder {
         if let primitive = view as? any PrimitiveView {
             return primitive.makeNode(self, environment, path)
         }
+        if let shape = view as? any ShapeNodeMaking { return shape.makeShapeNode(environment) }
         if let shape = view as? any Shape {
-            return ShapeNode(shape: shape, paint: .fill(nil, FillStyle()), environment: environment)
+            return ShapeNode(shape: shape, paints: [.fill(nil, FillStyle())], environment: environment)
         }
         if V.Body.self == Never.self {
             preconditionFailure("\(V.self) has Body == Never but is not one of the package's primitive views")
@@ -105,21 +113,23 @@ final class NodeBuilder {
 
 // MARK: - Leaf nodes
 
-/// A shape filled or stroked: it takes the proposal (10 pt for an unspecified dimension).
+/// A shape filled and/or stroked: it takes the proposal (10 pt for an unspecified dimension). Its path is
+/// asked for in the shape's own space (`CGRect(origin: .zero, size: frame size)`) and moved to the frame.
 final class ShapeNode: ViewNode {
     enum Paint {
         case fill(GraphicsContext.Shading?, FillStyle)
         case stroke(GraphicsContext.Shading?, StrokeStyle)
-        /// `strokeBorder`: a stroke inset by half the line width, so it stays inside the frame.
+        /// `strokeBorder` of a shape that is not insettable: its path in the frame inset by half the line
+        /// width, stroked, so it stays inside the frame.
         case strokeBorder(GraphicsContext.Shading?, StrokeStyle)
     }
     let shape: any Shape
-    let paint: Paint
+    let paints: [Paint]
     let environment: ViewEnvironment
 
-    init(shape: any Shape, paint: Paint, environment: ViewEnvironment) {
+    init(shape: any Shape, paints: [Paint], environment: ViewEnvironment) {
         self.shape = shape
-        self.paint = paint
+        self.paints = paints
         self.environment = environment
         super.init(children: [])
     }
@@ -128,15 +138,30 @@ final class ShapeNode: ViewNode {
         p.replacingUnspecifiedDimensions(by: LayoutDefaults.unspecifiedSize)
     }
 
+    /// The shape's path for a frame `rect`: asked in its own space, moved to the frame's origin.
+    static func placedPath(_ shape: any Shape, in rect: CGRect, inset: CGFloat = 0) -> Path {
+        let local = CGRect(origin: .zero, size: rect.size)
+        return shape.path(in: inset == 0 ? local : local.insetBy(dx: inset, dy: inset))
+            .offsetBy(dx: rect.minX, dy: rect.minY)
+    }
+
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
         let foreground = environment.foreground ?? .foreground
         let c = context.applying(environment)
-        switch paint {
-        case .fill(let s, let style): c.fill(shape.path(in: rect), with: s ?? foreground, style: style)
-        case .stroke(let s, let style): c.stroke(shape.path(in: rect), with: s ?? foreground, style: style)
-        case .strokeBorder(let s, let style):
-            let inset = style.lineWidth / 2
-            c.stroke(shape.path(in: rect.insetBy(dx: inset, dy: inset)), with: s ?? foreground, style: style)
+        var placed: Path?
+        func path() -> Path {
+            if let placed { return placed }
+            let p = Self.placedPath(shape, in: rect)
+            placed = p
+            return p
+        }
+        for paint in paints {
+            switch paint {
+            case .fill(let s, let style): c.fill(path(), with: s ?? foreground, style: style)
+            case .stroke(let s, let style): c.stroke(path(), with: s ?? foreground, style: style)
+            case .strokeBorder(let s, let style):
+                c.stroke(Self.placedPath(shape, in: rect, inset: style.lineWidth / 2), with: s ?? foreground, style: style)
+            }
         }
     }
 }
@@ -172,7 +197,8 @@ final class TextNode: ViewNode {
     static let wrapSlack: CGFloat = 0.001
 }
 
-/// An image at its own size (this package's `Image` is not resizable), a system image at its font's size.
+/// An image at its own size, a system image at its font's size; a resizable one takes the size offered (its
+/// own size in an unspecified dimension) and is stretched or tiled over it.
 final class ImageNode: ViewNode {
     let image: Image
     let environment: ViewEnvironment
@@ -184,18 +210,66 @@ final class ImageNode: ViewNode {
     }
 
     /// A bitmap's size in points; a system image's image box at the environment's font (it has no pixels).
-    override func measure(_ p: ProposedViewSize) -> CGSize {
+    var naturalSize: CGSize {
         if image.content.systemName != nil {
             return image.systemImageMetrics(font: environment.font ?? EnvironmentValues().font).size
         }
         return image.pointSize ?? .zero
     }
 
+    override func measure(_ p: ProposedViewSize) -> CGSize {
+        image.resizing != nil ? p.replacingUnspecifiedDimensions(by: naturalSize) : naturalSize
+    }
+
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
         let c = context.applying(environment)
         var r = c.resolve(image)
         if r.shading != nil, let f = environment.foreground { r.shading = f }
-        c.draw(r, in: rect)
+        let style = FillStyle(antialiased: image.isAntialiased)
+        guard let resizing = image.resizing, image.content.systemName == nil,
+              resizing.capInsets != EdgeInsets() || resizing.mode == .tile,
+              case .success = image.content.result else {
+            return c.draw(r, in: rect, style: style)
+        }
+        drawNinePart(c, r, resizing, in: rect, style: style)
+    }
+
+    /// A resizable image with cap insets or tiling: each of the nine parts (corners, edges, centre) of the
+    /// image drawn into its part of `rect`; the corners at their own size, the rest stretched or tiled.
+    private func drawNinePart(_ context: GraphicsContext, _ resolved: GraphicsContext.ResolvedImage,
+                              _ resizing: Image.Resizing, in rect: CGRect, style: FillStyle) {
+        let size = naturalSize
+        guard size.width > 0, size.height > 0 else { return }
+        let caps = resizing.capInsets
+        // Image columns and rows (points) and where they land in the frame; caps larger than the frame shrink.
+        let sx = [0, min(caps.leading, size.width), max(min(caps.leading, size.width), size.width - caps.trailing), size.width]
+        let sy = [0, min(caps.top, size.height), max(min(caps.top, size.height), size.height - caps.bottom), size.height]
+        let left = min(sx[1], rect.width), right = min(sx[3] - sx[2], rect.width - left)
+        let top = min(sy[1], rect.height), bottom = min(sy[3] - sy[2], rect.height - top)
+        let dx = [rect.minX, rect.minX + left, rect.maxX - right, rect.maxX]
+        let dy = [rect.minY, rect.minY + top, rect.maxY - bottom, rect.maxY]
+        for row in 0..<3 {
+            for col in 0..<3 {
+                let src = CGRect(x: sx[col], y: sy[row], width: sx[col + 1] - sx[col], height: sy[row + 1] - sy[row])
+                let dst = CGRect(x: dx[col], y: dy[row], width: dx[col + 1] - dx[col], height: dy[row + 1] - dy[row])
+                guard src.width > 0, src.height > 0, dst.width > 0, dst.height > 0 else { continue }
+                let fixedWidth = col != 1, fixedHeight = row != 1
+                if resizing.mode == .tile && resolved.shading == nil && !(fixedWidth && fixedHeight) {
+                    // The part repeated from the part's corner, at the image's own size.
+                    let unit = CGRect(x: src.minX / size.width, y: src.minY / size.height,
+                                      width: src.width / size.width, height: src.height / size.height)
+                    context.fill(Path(dst), with: .tiledImage(image, origin: dst.origin, sourceRect: unit), style: style)
+                    continue
+                }
+                // The whole image scaled so that this part lands on `dst`, clipped to `dst`.
+                let kx = dst.width / src.width, ky = dst.height / src.height
+                let whole = CGRect(x: dst.minX - src.minX * kx, y: dst.minY - src.minY * ky,
+                                   width: size.width * kx, height: size.height * ky)
+                var c = context
+                c.clip(to: Path(dst))
+                c.draw(resolved, in: whole, style: style)
+            }
+        }
     }
 }
 
