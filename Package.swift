@@ -42,6 +42,14 @@ let package = Package(
                 "fonts-materialdesignicons-webfont",
             ])]
         ),
+        // cmark, the CommonMark reference implementation: the inline Markdown of `Text` string literals
+        // (`Text("**bold** and *italic*")`, API/Text+Markdown.swift).
+        .systemLibrary(
+            name: "CMark",
+            path: "Sources/CMark",
+            pkgConfig: "libcmark",
+            providers: [.apt(["libcmark-dev"])]
+        ),
         // GLSL ES programs, one file per program, shipped as resources.
         .target(
             name: "Shaders",
@@ -50,7 +58,7 @@ let package = Package(
         ),
         .target(
             name: "GPUCanvas",
-            dependencies: ["CGLES", "CJPEG", "CText", "Shaders"],
+            dependencies: ["CGLES", "CJPEG", "CText", "CMark", "Shaders"],
             path: "Sources/GPUCanvas"
         ),
         .executableTarget(

@@ -220,4 +220,6 @@ struct ViewEnvironment {
     var foregroundColor: Color?
     /// `tint(_:)`: kept for what reads it (no view here draws with it yet).
     var tint: Color?
+    /// Line limits, truncation, alignment and the other text layout settings (TextLayout.swift).
+    var textLayout = TextLayoutOptions()
 }

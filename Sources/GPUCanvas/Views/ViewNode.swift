@@ -180,14 +180,42 @@ final class TextNode: ViewNode {
     /// Resolved once: its layout cache then serves every proposal.
     private lazy var resolved = GraphicsContext.ResolvedText(text: text, defaultFont: environment.font ?? EnvironmentValues().font)
 
+    /// With text layout settings (`lineLimit`, `multilineTextAlignment`, …): the pipeline, and its answers by width.
+    private var usesPipeline: Bool { !environment.textLayout.isDefault }
+    private lazy var pipeline = TextLayoutPipeline(options: environment.textLayout,
+                             spans: text.applying(environment.textLayout.textCase).runs.map {
+                                 $0.span(defaultFont: environment.font ?? EnvironmentValues().font)
+                             })
+    private var laidOutCache: [CGFloat: (spans: [TextSpan], layout: TextLayout)] = [:]
+
+    /// The spans and layout at `width` by the pipeline (with default settings: the engine's layout).
+    func laidOut(width: CGFloat) -> (spans: [TextSpan], layout: TextLayout)? {
+        let w = width.isFinite ? width : .infinity
+        if let hit = laidOutCache[w] { return hit }
+        guard let r = pipeline.layout(width: w) else { return nil }
+        laidOutCache[w] = r
+        return r
+    }
+
     override func measure(_ p: ProposedViewSize) -> CGSize {
+        if usesPipeline {
+            let m = laidOut(width: p.width ?? .infinity)?.layout.size ?? .zero
+            return CGSize(width: p.width.map { min($0, m.width) } ?? m.width, height: m.height)
+        }
         let m = resolved.measure(in: CGSize(width: p.width ?? .infinity, height: p.height ?? .infinity))
         return CGSize(width: p.width.map { min($0, m.width) } ?? m.width, height: m.height)
     }
 
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
         let c = context.applying(environment)
-        var r = c.resolve(text)
+        var r: GraphicsContext.ResolvedText
+        if usesPipeline {
+            // Laid out at the width it was measured at (the placed width), drawn as that layout.
+            guard let l = laidOut(width: rect.width) else { return }
+            r = GraphicsContext.ResolvedText(text: text.applying(environment.textLayout.textCase), spans: l.spans, layout: l.layout)
+        } else {
+            r = c.resolve(text)
+        }
         r.shading = environment.foreground ?? .foreground
         // The measured width can exceed the placed one by rounding: give the wrap a hair of room.
         c.draw(r, in: CGRect(x: rect.minX, y: rect.minY, width: rect.width + TextNode.wrapSlack, height: rect.height))
