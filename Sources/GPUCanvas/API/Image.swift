@@ -95,12 +95,13 @@ public struct Image: Sendable, Equatable {
     }
 
     /// An image drawn by a renderer closure (iOS 16): `size` in points, rasterized at one pixel per point.
-    public init(size: CGSize, label: String? = nil, opaque: Bool = false, colorMode: ColorRenderingMode = .nonLinear,
+    /// `label` names the image in messages (SwiftUI's accessibility label).
+    public init(size: CGSize, label: Text? = nil, opaque: Bool = false, colorMode: ColorRenderingMode = .nonLinear,
                 renderer: @escaping (inout GraphicsContext) -> Void) {
         let recording = Recording(size: size, colorMode: colorMode, isOpaque: opaque) { ctx, _ in renderer(&ctx) }
         let result = Result { try CanvasRenderer(backend: .reference).render(recording, scale: 1) }
             .mapError { $0 as any Error }
-        self.init(content: ImageContent(result, source: label.map { "image \"\($0)\"" }), scale: 1)
+        self.init(content: ImageContent(result, source: label.map { "image \"\($0.string)\"" }), scale: 1)
     }
 
     /// The same image drawn as a template (its alpha filled with a shading) or with its own colours.

@@ -64,7 +64,7 @@ public final class ImageRenderer<Content: View> {
         let tree = graph.tree(at: time)
         let size = tree.sizeThatFits(proposedSize)
         return Recording(size: size, colorMode: colorMode, isOpaque: isOpaque) { context, size in
-            tree.draw(context, in: CGRect(origin: .zero, size: size))
+            tree.place(context, in: CGRect(origin: .zero, size: size))
         }
     }
 

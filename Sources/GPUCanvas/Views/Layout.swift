@@ -107,6 +107,10 @@ enum LayoutDefaults {
     static let spacerMinLength: CGFloat = 8
     /// What shapes, colours and canvases answer for an unspecified dimension.
     static let unspecifiedSize = CGSize(width: 10, height: 10)
+    /// A `Divider`'s thickness: one pixel at 1× (iOS draws a hairline).
+    static let dividerThickness: CGFloat = 1
+    /// Between a `Label`'s icon and title.
+    static let labelSpacing: CGFloat = 8
 }
 
 // MARK: - Stacks
@@ -191,6 +195,7 @@ final class StackNode: ViewNode {
         self.spacing = spacing
         super.init(children: children)
         for case let s as SpacerNode in children { s.axis = axis }
+        for case let d as DividerNode in children { d.axis = axis }
     }
 
     private func main(_ s: CGSize) -> CGFloat { axis == .horizontal ? s.width : s.height }
@@ -260,7 +265,7 @@ final class StackNode: ViewNode {
 
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
         let frames = childFrames(in: rect)
-        for i in drawingOrder(children) { children[i].draw(context, in: frames[i]) }
+        for i in drawingOrder(children) { children[i].place(context, in: frames[i]) }
     }
 }
 
@@ -281,7 +286,7 @@ final class ZStackNode: ViewNode {
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
         for i in drawingOrder(children) {
             let child = children[i]
-            child.draw(context, in: alignment.place(child.sizeThatFits(ProposedViewSize(rect.size)), in: rect))
+            child.place(context, in: alignment.place(child.sizeThatFits(ProposedViewSize(rect.size)), in: rect))
         }
     }
 }

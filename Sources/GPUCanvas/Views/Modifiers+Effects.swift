@@ -188,7 +188,7 @@ final class LayerEffectNode: SingleChildNode {
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
         var c = context
         configure(&c)
-        c.drawLayer { child.draw($0, in: rect) }
+        c.drawLayer { child.place($0, in: rect) }
     }
 }
 
@@ -204,8 +204,8 @@ final class MaskNode: SingleChildNode {
         let mask = children[1]
         let placed = alignment.place(mask.sizeThatFits(ProposedViewSize(rect.size)), in: rect)
         var c = context
-        c.clipToLayer { mask.draw($0, in: placed) }
-        child.draw(c, in: rect)
+        c.clipToLayer { mask.place($0, in: placed) }
+        child.place(c, in: rect)
     }
 }
 
@@ -221,7 +221,7 @@ final class PositionNode: SingleChildNode {
     }
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
         let s = child.sizeThatFits(ProposedViewSize(rect.size))
-        child.draw(context, in: CGRect(x: rect.minX + position.x - s.width / 2, y: rect.minY + position.y - s.height / 2,
+        child.place(context, in: CGRect(x: rect.minX + position.x - s.width / 2, y: rect.minY + position.y - s.height / 2,
                                        width: s.width, height: s.height))
     }
 }
@@ -240,7 +240,7 @@ final class FixedSizeNode: SingleChildNode {
     }
     override func measure(_ p: ProposedViewSize) -> CGSize { child.sizeThatFits(inner(p)) }
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
-        child.draw(context, in: Alignment.center.place(child.sizeThatFits(inner(ProposedViewSize(rect.size))), in: rect))
+        child.place(context, in: Alignment.center.place(child.sizeThatFits(inner(ProposedViewSize(rect.size))), in: rect))
     }
 }
 
@@ -288,7 +288,7 @@ final class AspectRatioNode: SingleChildNode {
     override func measure(_ p: ProposedViewSize) -> CGSize { child.sizeThatFits(childProposal(p)) }
 
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
-        child.draw(context, in: Alignment.center.place(child.sizeThatFits(childProposal(ProposedViewSize(rect.size))),
+        child.place(context, in: Alignment.center.place(child.sizeThatFits(childProposal(ProposedViewSize(rect.size))),
                                                       in: rect))
     }
 }

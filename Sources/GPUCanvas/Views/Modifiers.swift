@@ -230,7 +230,7 @@ class SingleChildNode: ViewNode {
     var child: ViewNode { children[0] }
     init(child: ViewNode) { super.init(children: [child]) }
     override func measure(_ p: ProposedViewSize) -> CGSize { child.sizeThatFits(p) }
-    override func draw(_ context: GraphicsContext, in rect: CGRect) { child.draw(context, in: rect) }
+    override func draw(_ context: GraphicsContext, in rect: CGRect) { child.place(context, in: rect) }
     override var taggedNodes: [ViewNode] { tag != nil ? [self] : child.taggedNodes }
     /// A modifier keeps its content's stacking order and layout priority unless set on itself.
     override var zIndex: Double { ownZIndex ?? child.zIndex }
@@ -245,7 +245,7 @@ class SingleChildNode: ViewNode {
         c.translateBy(x: a.x, y: a.y)
         apply(&c)
         c.translateBy(x: -a.x, y: -a.y)
-        child.draw(c, in: rect)
+        child.place(c, in: rect)
     }
 }
 
@@ -268,7 +268,7 @@ final class FrameNode: SingleChildNode {
 
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
         let s = child.sizeThatFits(ProposedViewSize(width: width ?? rect.width, height: height ?? rect.height))
-        child.draw(context, in: alignment.place(s, in: rect))
+        child.place(context, in: alignment.place(s, in: rect))
     }
 
     override func interpolateValues(from other: ViewNode, progress: Double) {
@@ -321,7 +321,7 @@ final class FlexibleFrameNode: SingleChildNode {
     }
 
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
-        child.draw(context, in: alignment.place(child.sizeThatFits(childProposal(ProposedViewSize(rect.size))), in: rect))
+        child.place(context, in: alignment.place(child.sizeThatFits(childProposal(ProposedViewSize(rect.size))), in: rect))
     }
 }
 
@@ -344,7 +344,7 @@ final class PaddingNode: SingleChildNode {
 
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
         let s = child.sizeThatFits(inner(ProposedViewSize(rect.size)))
-        child.draw(context, in: CGRect(x: rect.minX + insets.leading, y: rect.minY + insets.top, width: s.width, height: s.height))
+        child.place(context, in: CGRect(x: rect.minX + insets.leading, y: rect.minY + insets.top, width: s.width, height: s.height))
     }
 }
 
@@ -362,9 +362,9 @@ final class OverlayNode: SingleChildNode {
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
         let secondary = children[1]
         let placed = alignment.place(secondary.sizeThatFits(ProposedViewSize(rect.size)), in: rect)
-        if isBackground { secondary.draw(context, in: placed) }
-        child.draw(context, in: rect)
-        if !isBackground { secondary.draw(context, in: placed) }
+        if isBackground { secondary.place(context, in: placed) }
+        child.place(context, in: rect)
+        if !isBackground { secondary.place(context, in: placed) }
     }
 }
 
@@ -375,7 +375,7 @@ final class OffsetNode: SingleChildNode {
         super.init(child: child)
     }
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
-        child.draw(context, in: rect.offsetBy(dx: offset.width, dy: offset.height))
+        child.place(context, in: rect.offsetBy(dx: offset.width, dy: offset.height))
     }
     override func interpolateValues(from other: ViewNode, progress: Double) {
         let o = (other as! OffsetNode).offset
@@ -390,10 +390,10 @@ final class OpacityNode: SingleChildNode {
         super.init(child: child)
     }
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
-        if opacity >= 1 { return child.draw(context, in: rect) }
+        if opacity >= 1 { return child.place(context, in: rect) }
         var c = context
         c.opacity *= max(0, opacity)
-        c.drawLayer { child.draw($0, in: rect) }
+        c.drawLayer { child.place($0, in: rect) }
     }
     override func interpolateValues(from other: ViewNode, progress: Double) {
         opacity = Double(lerp(CGFloat((other as! OpacityNode).opacity), CGFloat(opacity), progress))
@@ -444,7 +444,7 @@ final class BlurNode: SingleChildNode {
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
         var c = context
         c.addFilter(.blur(radius: radius, options: opaque ? .opaque : []))
-        c.drawLayer { child.draw($0, in: rect) }
+        c.drawLayer { child.place($0, in: rect) }
     }
 }
 
@@ -459,6 +459,6 @@ final class ClipShapeNode: SingleChildNode {
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
         var c = context
         c.clip(to: ShapeNode.placedPath(shape, in: rect), style: style)
-        child.draw(c, in: rect)
+        child.place(c, in: rect)
     }
 }

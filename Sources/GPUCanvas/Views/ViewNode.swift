@@ -32,8 +32,18 @@ class ViewNode {
     /// Computes the size for `p`; subclasses override this.
     func measure(_ p: ProposedViewSize) -> CGSize { .zero }
 
-    /// Draws the view placed at `rect` (in the context's user space).
+    /// Draws the view placed at `rect` (in the context's user space); subclasses override this.
     func draw(_ context: GraphicsContext, in rect: CGRect) {}
+
+    /// Where this node was last placed (user space of the context that drew it): the layout as drawn, which
+    /// tests read back as a table of frames.
+    private(set) var placedFrame: CGRect?
+
+    /// Places the view at `rect` and draws it: what a parent calls for each child.
+    final func place(_ context: GraphicsContext, in rect: CGRect) {
+        placedFrame = rect
+        draw(context, in: rect)
+    }
 
     /// This node's children as a stack sees them: groups (tuple blocks, `ForEach`) spliced in, empty views out.
     var flattened: [ViewNode] { [self] }
@@ -77,7 +87,7 @@ final class GroupNode: ViewNode {
     }
 
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
-        for child in children { child.draw(context, in: Alignment.center.place(child.sizeThatFits(ProposedViewSize(rect.size)), in: rect)) }
+        for child in children { child.place(context, in: Alignment.center.place(child.sizeThatFits(ProposedViewSize(rect.size)), in: rect)) }
     }
 }
 
