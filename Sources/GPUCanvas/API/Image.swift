@@ -77,9 +77,14 @@ public struct Image: Sendable, Equatable {
         self.init(content: ImageContent(result, source: nil), scale: scale)
     }
 
-    /// A named image: a PNG or JPEG file `name` (with or without its extension) in `bundle`'s resources, else
-    /// in the current directory.
+    /// A named image: an image set of the app's asset catalog (`AssetCatalog.use`), else a PNG or JPEG file
+    /// `name` (with or without its extension) in `bundle`'s resources or the current directory. An unknown name
+    /// draws nothing and is reported (`RenderDiagnostic.Kind.unknownAsset`), as SwiftUI draws nothing.
     public init(_ name: String, bundle: Bundle? = nil) {
+        if let asset = AssetCatalog.image(named: name) {
+            self.init(contentsOf: asset.url, scale: asset.scale)
+            return
+        }
         let candidates = [name, name + ".png", name + ".jpg", name + ".jpeg"]
         var found: URL?
         for c in candidates {
@@ -90,7 +95,7 @@ public struct Image: Sendable, Equatable {
         if let found {
             self.init(contentsOf: found)
         } else {
-            self.init(content: ImageContent(.failure(ImageError.fileNotFound(path: name)), source: name), scale: 1)
+            self.init(content: ImageContent(.failure(UnknownAssetError(name: name)), source: name), scale: 1)
         }
     }
 
@@ -251,6 +256,10 @@ extension GraphicsContext {
             guard rect.width != 0, rect.height != 0,
                   let fill = paint(for: image.shading ?? .foreground, bounds: rect) else { return }
             record(.fill(symbol.path(in: rect), style), paint: fill)
+            return
+        }
+        if case .failure(let error as UnknownAssetError) = image.image.content.result {
+            report(RenderDiagnostic(.unknownAsset, .missingAsset(error.description)))
             return
         }
         guard case .success(let pixels) = image.image.content.result else {

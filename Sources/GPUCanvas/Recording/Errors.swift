@@ -13,6 +13,8 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
     case invalidFont(String)
     /// The GPU path failed: EGL or GL said no, with the driver's words.
     case gpu(String)
+    /// `Color("name")` or `Image("name")` names nothing in the asset catalog (or there is none).
+    case missingAsset(String)
 
     public var description: String {
         switch self {
@@ -22,6 +24,7 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
         case .invalidImage(let s): return "invalid image: \(s)"
         case .invalidFont(let s): return "invalid font: \(s)"
         case .gpu(let s): return "GPU error: \(s)"
+        case .missingAsset(let s): return "missing asset: \(s)"
         }
     }
 }
