@@ -286,6 +286,8 @@ final class CLITests: XCTestCase {
         for (name, width, height) in Self.compositingExamples + Self.seedExamples {
             try assertValidPNG(dir.appendingPathComponent(name + ".png").path, width: width, height: height)
         }
+        // The social card written with views (ViewSocialCardTests checks its layout and pixels).
+        try assertValidPNG(dir.appendingPathComponent("social-card.png").path, width: 1200, height: 630)
     }
 
     // MARK: The clip, gradient, blend-mode and layer examples
