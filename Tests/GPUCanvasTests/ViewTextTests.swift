@@ -138,4 +138,14 @@ final class ViewTextTests: XCTestCase {
         // A bold W covers clearly more than a regular one.
         XCTAssertGreaterThan(Double(ink(bold)), 1.2 * Double(ink(regular)))
     }
+
+    func testDateStylesAndFormatsInUSEnglish() {
+        let date = Date(timeIntervalSince1970: 1_559_560_980)   // 2019-06-03 11:23:00 UTC
+        XCTAssertEqual(Text(date, style: .date).string, "June 3, 2019")
+        // ICU puts a narrow no-break space before the day period.
+        XCTAssertEqual(Text(date, style: .time).string.replacingOccurrences(of: "\u{202F}", with: " "), "11:23 AM")
+        XCTAssertEqual(Text(0.25, format: .percent).string, "25%")
+        XCTAssertEqual(Text(1234.5, format: .number).string, "1,234.5")
+        XCTAssertEqual(Text(42, format: .number).string, "42")
+    }
 }
