@@ -96,4 +96,14 @@ final class ViewContainerTests: XCTestCase {
         ViewTesting.assertPixel(image, 0, 5, red, tolerance: Self.gradientEnd)
         ViewTesting.assertPixel(image, 99, 5, blue, tolerance: Self.gradientEnd)
     }
+
+    func testDegenerateGridItemsDoNotCrash() {
+        let p = ProposedViewSize(width: 100, height: nil)
+        let zero = LazyVGrid(columns: [GridItem(.adaptive(minimum: 0), spacing: 0)]) { Color.red.frame(height: 1) }
+        XCTAssertEqual(ViewTesting.first(LazyGridNode.self, in: ViewTesting.tree(zero))!.cellFrames(p).count, 1)
+        let tiny = LazyVGrid(columns: [GridItem(.adaptive(minimum: 0.0001), spacing: 0)]) { Color.red.frame(height: 1) }
+        XCTAssertEqual(ViewTesting.first(LazyGridNode.self, in: ViewTesting.tree(tiny))!.tracks(100).count, LazyGridNode.maxAdaptiveTracks)
+        let negative = LazyVGrid(columns: [GridItem(.fixed(-5)), GridItem(.fixed(.nan))]) { Color.red.frame(height: 1) }
+        XCTAssertEqual(ViewTesting.first(LazyGridNode.self, in: ViewTesting.tree(negative))!.tracks(100).map(\.size), [0, 0])
+    }
 }

@@ -148,4 +148,14 @@ final class ViewTextTests: XCTestCase {
         XCTAssertEqual(Text(1234.5, format: .number).string, "1,234.5")
         XCTAssertEqual(Text(42, format: .number).string, "42")
     }
+
+    func testOnlyALineLimitTruncatesAndBadNumbersAreIgnored() {
+        // A word wider than the text's width overflows as in a canvas; without a line limit nothing is cut.
+        let word = "Supercalifragilisticexpialidocious"
+        XCTAssertEqual(laidOut(Text(word).multilineTextAlignment(.center), width: 40).string, word)
+        let spaced = laidOut(Text("a\nb").lineSpacing(.nan), width: 500).layout
+        let plain = laidOut(Text("a\nb"), width: 500).layout
+        XCTAssertEqual(spaced.size, plain.size)
+        XCTAssertEqual(laidOut(Text("Hello world").lineLimit(0), width: 30).layout.lines.count, 1)
+    }
 }

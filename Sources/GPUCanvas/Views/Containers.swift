@@ -313,6 +313,9 @@ final class LazyGridNode: ViewNode {
     let axis: Axis
     let items: [GridItem]
     let spacing: CGFloat
+    /// The most tracks one adaptive item makes.
+    static let maxAdaptiveTracks = 1000
+
     init(axis: Axis, items: [GridItem], spacing: CGFloat, children: [ViewNode]) {
         self.axis = axis
         self.items = items
@@ -327,7 +330,12 @@ final class LazyGridNode: ViewNode {
         for (i, item) in items.enumerated() {
             let gap = i < items.count - 1 ? (item.spacing ?? LayoutDefaults.stackSpacing) : 0
             fixedTotal += gap
-            if case .fixed(let s) = item.size { fixedTotal += s; expanded.append((item, s)) } else { expanded.append((item, nil)) }
+            if case .fixed(let s) = item.size {
+                fixedTotal += validFrameDimension(s)
+                expanded.append((item, s))
+            } else {
+                expanded.append((item, nil))
+            }
         }
         let flexible = expanded.filter { $0.size == nil }.count
         let share = available.map { max(0, $0 - fixedTotal) / CGFloat(max(1, flexible)) }
@@ -335,12 +343,14 @@ final class LazyGridNode: ViewNode {
         for (item, size) in expanded {
             let a = item.alignment ?? .center
             switch item.size {
-            case .fixed: out.append((size!, a))
+            case .fixed: out.append((validFrameDimension(size!), a))
             case .flexible(let lo, let hi): out.append((min(hi, max(lo, share ?? lo)), a))
             case .adaptive(let lo, let hi):
                 let room = share ?? lo
                 let gap = item.spacing ?? LayoutDefaults.stackSpacing
-                let count = max(1, Int(((room + gap) / (lo + gap)).rounded(.down)))
+                // As many as fit (at least one; at most `maxAdaptiveTracks`, so a tiny minimum cannot exhaust memory).
+                let fit = lo + gap > 0 ? ((room + gap) / (lo + gap)).rounded(.down) : 1
+                let count = fit.isFinite ? max(1, min(LazyGridNode.maxAdaptiveTracks, Int(fit))) : 1
                 let each = min(hi, (room - gap * CGFloat(count - 1)) / CGFloat(count))
                 for _ in 0..<count { out.append((max(lo, each), a)) }
             }

@@ -49,7 +49,7 @@ extension View {
 
     /// Extra points between lines.
     public func lineSpacing(_ lineSpacing: CGFloat) -> some View {
-        modifier(.environment { $0.textLayout.lineSpacing = lineSpacing })
+        modifier(.environment { $0.textLayout.lineSpacing = lineSpacing.isFinite ? lineSpacing : 0 })
     }
 
     /// How far text may shrink (a fraction of its size, 0…1) to fit before it is truncated.
@@ -165,7 +165,13 @@ struct TextLayoutPipeline {
             }
             if let best { current = best.spans; layout = best.layout }
         }
-        if !fits(layout, width), let truncated = truncate(current, width) { current = truncated.spans; layout = truncated.layout }
+        // Only a line limit truncates: a word wider than the text's width overflows (the engine's wrap), as
+        // in a canvas.
+        if let maxLines = options.maxLines, layout.lines.count > max(1, maxLines),
+           let truncated = truncate(current, width) {
+            current = truncated.spans
+            layout = truncated.layout
+        }
         return (current, adjusted(layout))
     }
 

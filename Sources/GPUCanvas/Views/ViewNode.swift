@@ -278,7 +278,9 @@ final class ImageNode: ViewNode {
                               _ resizing: Image.Resizing, in rect: CGRect, style: FillStyle) {
         let size = naturalSize
         guard size.width > 0, size.height > 0 else { return }
-        let caps = resizing.capInsets
+        let given = resizing.capInsets
+        let caps = EdgeInsets(top: validFrameDimension(given.top), leading: validFrameDimension(given.leading),
+                              bottom: validFrameDimension(given.bottom), trailing: validFrameDimension(given.trailing))
         // Image columns and rows (points) and where they land in the frame; caps larger than the frame shrink.
         let sx = [0, min(caps.leading, size.width), max(min(caps.leading, size.width), size.width - caps.trailing), size.width]
         let sy = [0, min(caps.top, size.height), max(min(caps.top, size.height), size.height - caps.bottom), size.height]
