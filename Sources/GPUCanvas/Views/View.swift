@@ -225,4 +225,6 @@ struct ViewEnvironment {
     var tint: Color?
     /// Line limits, truncation, alignment and the other text layout settings (TextLayout.swift).
     var textLayout = TextLayoutOptions()
+    /// The values `environment(_:_:)` set, which `@Environment` properties read (Environment.swift).
+    var values = EnvironmentValues()
 }

@@ -117,7 +117,8 @@ final class NodeBuilder {
         }
         let identity = path.appending("\(V.self)")
         graph.linkState(of: view, at: identity)
-        return build(view.body, environment, identity)
+        let body = EnvironmentReading.$current.withValue(environment.environmentValues) { view.body }
+        return build(body, environment, identity)
     }
 }
 
