@@ -1,4 +1,4 @@
-// Examples written with views, in SwiftUI's own idioms: a social card.
+// Examples written with views, in SwiftUI's own idioms: a social card, a bar chart with a legend, an avatar list.
 import GPUCanvas
 
 /// A social card (1200 × 630) written as one writes it for iOS (ViewSocialCardTests checks its layout table and
@@ -51,7 +51,102 @@ struct SocialCard: View {
     }
 }
 
+/// Quarterly sales of three products: grouped bars scaled to the chart's height by a `GeometryReader`, and a
+/// legend of `Label`s.
+struct SalesChart: View {
+    struct Series: Identifiable {
+        let id: String
+        let color: Color
+        let values: [Double]
+    }
+
+    let series = [
+        Series(id: "Canvas", color: .blue, values: [40, 65, 80, 95]),
+        Series(id: "Views", color: .orange, values: [20, 35, 60, 70]),
+        Series(id: "Export", color: .green, values: [10, 25, 30, 55]),
+    ]
+
+    var body: some View {
+        VStack(alignment: .leading, spacing: 12) {
+            Text("Quarterly sales").font(.headline)
+            GeometryReader { proxy in
+                HStack(alignment: .bottom, spacing: 16) {
+                    ForEach(0..<4) { quarter in
+                        HStack(alignment: .bottom, spacing: 3) {
+                            ForEach(series) { s in
+                                RoundedRectangle(cornerRadius: 3)
+                                    .fill(s.color)
+                                    .frame(height: proxy.size.height * s.values[quarter] / 100)
+                            }
+                        }
+                    }
+                }
+            }
+            .frame(height: 160)
+            Divider()
+            HStack(spacing: 16) {
+                ForEach(series) { s in
+                    Label {
+                        Text(s.id).font(.caption)
+                    } icon: {
+                        Circle().fill(s.color).frame(width: 10, height: 10)
+                    }
+                }
+            }
+        }
+        .padding()
+        .frame(width: 360)
+        .background(Color.white)
+    }
+}
+
+/// A list of people: initials in coloured circles, a name and a status, a chevron, dividers between rows.
+struct AvatarList: View {
+    let people: [(name: String, color: Color)] = [("Ada Lovelace", .purple), ("Grace Hopper", .teal), ("Alan Turing", .orange)]
+
+    var body: some View {
+        VStack(alignment: .leading, spacing: 0) {
+            ForEach(people, id: \.name) { person in
+                HStack(spacing: 12) {
+                    Circle()
+                        .fill(person.color)
+                        .frame(width: 40, height: 40)
+                        .overlay(
+                            Text(person.name.split(separator: " ").compactMap(\.first).map(String.init).joined())
+                                .font(.system(size: 16, weight: .semibold))
+                                .foregroundColor(.white)
+                        )
+                    VStack(alignment: .leading, spacing: 2) {
+                        Text(person.name).font(.body)
+                        Text("Online").font(.caption).foregroundColor(.secondary)
+                    }
+                    .layoutPriority(1)
+                    Spacer()
+                    Image(systemName: "chevron.right").foregroundColor(.gray)
+                }
+                .padding(.vertical, 8)
+                Divider()
+            }
+        }
+        .padding()
+        .frame(width: 320)
+        .background(Color.white)
+    }
+}
+
 extension Example {
+    /// The sales chart with its legend.
+    static let chartLegend = Example(
+        name: "chart-legend", summary: "a grouped bar chart (GeometryReader, ForEach) with a legend of Labels, as views",
+        proposing: CGSize(width: 360, height: 300), scale: 2
+    ) { AnyView(SalesChart()) }
+
+    /// The avatar list.
+    static let avatarList = Example(
+        name: "avatar-list", summary: "a list of people: initials in circles, names, status, chevrons and dividers, as views",
+        proposing: CGSize(width: 320, height: 300), scale: 2
+    ) { AnyView(AvatarList()) }
+
     /// The social card (ViewSocialCardTests asserts its frames and pixels).
     static let socialCard = Example(
         name: "social-card",
