@@ -13,6 +13,15 @@ private struct Triangle: Shape {
     }
 }
 
+/// A shape that is always as wide as it is tall, the smaller side of the offer.
+private struct SquareShape: Shape {
+    func path(in rect: CGRect) -> Path { Path(rect) }
+    func sizeThatFits(_ proposal: ProposedViewSize) -> CGSize {
+        let side = min(proposal.width ?? 10, proposal.height ?? 10)
+        return CGSize(width: side, height: side)
+    }
+}
+
 /// Shapes as views land where SwiftUI puts them (`path(in:)` gets the frame's size at the origin), and the
 /// modifiers that return shapes give the paths SwiftUI's do.
 final class ViewShapeTests: XCTestCase {
@@ -116,5 +125,14 @@ final class ViewShapeTests: XCTestCase {
         ViewTesting.assertPixel(image, 34, 34, blue, tolerance: Self.interior)    // 45° down-right on the arc
         ViewTesting.assertPixel(image, 5, 5, clear, tolerance: Self.interior)     // 225°: not drawn
         ViewTesting.assertPixel(image, 5, 34, clear, tolerance: Self.interior)
+    }
+
+    func testShapesTakeTheOfferUnlessTheyAnswerOtherwise() {
+        XCTAssertEqual(ViewTesting.tree(Circle()).sizeThatFits(ProposedViewSize(width: 30, height: 20)), CGSize(width: 30, height: 20))
+        XCTAssertEqual(ViewTesting.tree(Circle()).sizeThatFits(.unspecified), CGSize(width: 10, height: 10))
+        XCTAssertEqual(ViewTesting.tree(SquareShape().fill(.red)).sizeThatFits(ProposedViewSize(width: 30, height: 20)),
+                       CGSize(width: 20, height: 20))
+        let stack = ViewTesting.first(StackNode.self, in: ViewTesting.tree(HStack(spacing: 0) { SquareShape(); Color.red }))!
+        XCTAssertEqual(stack.childFrames(in: CGRect(x: 0, y: 0, width: 100, height: 20)).map(\.width), [20, 80])
     }
 }

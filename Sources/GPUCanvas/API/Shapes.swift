@@ -24,6 +24,16 @@
 public protocol Shape: View, Sendable {
     /// The shape's outline fitted to `rect`.
     func path(in rect: CGRect) -> Path
+
+    /// The size the shape takes as a view when offered `proposal`: by default the proposal, 10 pt in an
+    /// unspecified dimension (SwiftUI's default); a shape may answer otherwise (a square one, say).
+    func sizeThatFits(_ proposal: ProposedViewSize) -> CGSize
+}
+
+extension Shape {
+    public func sizeThatFits(_ proposal: ProposedViewSize) -> CGSize {
+        proposal.replacingUnspecifiedDimensions(by: CGSize(width: 10, height: 10))
+    }
 }
 
 /// A rectangle filling its frame: `Rectangle().path(in: r) == Path(r)`.

@@ -145,9 +145,8 @@ final class ShapeNode: ViewNode {
         super.init(children: [])
     }
 
-    override func measure(_ p: ProposedViewSize) -> CGSize {
-        p.replacingUnspecifiedDimensions(by: LayoutDefaults.unspecifiedSize)
-    }
+    /// The shape's own answer (`Shape.sizeThatFits`: the proposal unless the shape says otherwise).
+    override func measure(_ p: ProposedViewSize) -> CGSize { shape.sizeThatFits(p) }
 
     /// The shape's path for a frame `rect`: asked in its own space, moved to the frame's origin.
     static func placedPath(_ shape: any Shape, in rect: CGRect, inset: CGFloat = 0) -> Path {
