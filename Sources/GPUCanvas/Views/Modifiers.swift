@@ -1,7 +1,9 @@
 // View modifiers: layout ones (frame, padding, overlay, background, border) change sizes; drawing ones
 // (offset, opacity, rotationEffect, scaleEffect, blur, clipShape) change how the placed child draws;
 // environment ones (font, foregroundColor, foregroundStyle) change what the child builds with; tag and id
-// label the child. Each returns an opaque view, as SwiftUI's do.
+// label the child. Each returns an opaque view, as SwiftUI's do. The effect and layout modifiers of issue #30
+// (shadow, mask, blend and colour filters, position, aspectRatio, …) are in Modifiers+Effects.swift, the text
+// layout ones in TextLayout.swift, `environment(_:_:)` in Environment.swift.
 
 /// A view with one modifier applied.
 struct ModifiedView<Content: View>: View, PrimitiveView {
