@@ -127,9 +127,12 @@ extension View {
         modifier(.environment { $0.tint = tint as? Color })
     }
 
-    /// Animates this view's changes when `value` changes. A frame is rendered from one state at a given time,
-    /// so the view draws its current values (an explicit `withAnimation` interpolates between states).
-    public func animation<V: Equatable>(_ animation: Animation?, value: V) -> some View { self }
+    /// Animates this view's changes with `animation` when `value` changes: state changed without
+    /// `withAnimation` moves the animatable values inside from their old to their new values (an explicit
+    /// `withAnimation` running at the same time takes precedence).
+    public func animation<V: Equatable>(_ animation: Animation?, value: V) -> some View {
+        modifier(.wrap { _, _, _, child in ImplicitAnimationNode(animation: animation, value: value, child: child) })
+    }
 
     /// Changes the transaction of the view's updates; there are no implicit updates to change here.
     public func transaction(_ transform: @escaping (inout Transaction) -> Void) -> some View { self }
@@ -242,6 +245,20 @@ final class FixedSizeNode: SingleChildNode {
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
         child.place(context, in: Alignment.center.place(child.sizeThatFits(inner(ProposedViewSize(rect.size))), in: rect))
     }
+}
+
+/// `animation(_:value:)`: the value it watches and the animation its subtree changes with.
+final class ImplicitAnimationNode: SingleChildNode {
+    let animation: Animation?
+    private let value: Any
+    private let equals: (Any) -> Bool
+    init<V: Equatable>(animation: Animation?, value: V, child: ViewNode) {
+        self.animation = animation
+        self.value = value
+        equals = { ($0 as? V) == value }
+        super.init(child: child)
+    }
+    func sameValue(as other: ImplicitAnimationNode) -> Bool { equals(other.value) }
 }
 
 /// Lays out as the child and draws nothing.

@@ -61,6 +61,21 @@ class ViewNode {
     /// Subclasses with animatable values move them here (`other` has the same type).
     func interpolateValues(from other: ViewNode, progress: Double) {}
 
+    /// Animates the subtrees under an `animation(_:value:)` whose value differs from `other`'s (the tree
+    /// before unanimated changes made `elapsed` seconds ago), each by its animation's progress.
+    func interpolateImplicitAnimations(from other: ViewNode, elapsed: Double) {
+        guard type(of: other) == type(of: self), other.children.count == children.count else { return }
+        if let node = self as? ImplicitAnimationNode, let before = other as? ImplicitAnimationNode,
+           let animation = node.animation, !node.sameValue(as: before) {
+            let state = animation.state(at: elapsed)
+            if !state.isFinished { interpolate(from: other, progress: state.progress) }
+            return
+        }
+        for (mine, theirs) in zip(children, other.children) {
+            mine.interpolateImplicitAnimations(from: theirs, elapsed: elapsed)
+        }
+    }
+
     /// The tagged nodes at or under this one, nearest first (a symbols list's entries).
     var taggedNodes: [ViewNode] { tag != nil ? [self] : children.flatMap(\.taggedNodes) }
 }
