@@ -49,6 +49,14 @@ let package = Package(
             path: "Sources/CICU",
             linkerSettings: [.linkedLibrary("icuuc")]
         ),
+        // cmark, the CommonMark reference implementation: the inline Markdown of `Text` string literals
+        // (`Text("**bold** and *italic*")`, API/Text+Markdown.swift).
+        .systemLibrary(
+            name: "CMark",
+            path: "Sources/CMark",
+            pkgConfig: "libcmark",
+            providers: [.apt(["libcmark-dev"])]
+        ),
         // GLSL ES programs, one file per program, shipped as resources.
         .target(
             name: "Shaders",
@@ -57,7 +65,7 @@ let package = Package(
         ),
         .target(
             name: "GPUCanvas",
-            dependencies: ["CGLES", "CJPEG", "CText", "CICU", "Shaders"],
+            dependencies: ["CGLES", "CJPEG", "CText", "CICU", "CMark", "Shaders"],
             path: "Sources/GPUCanvas"
         ),
         .executableTarget(

@@ -11,6 +11,7 @@ packages=(pkg-config libegl-dev libgles-dev libpng-dev libjpeg62-turbo-dev libeg
   libfreetype-dev libharfbuzz-dev libfontconfig-dev libicu-dev unicode-data fonts-liberation2 fonts-inter fonts-noto-core
   fonts-noto-color-emoji fonts-dejavu-core fonts-wqy-microhei libharfbuzz-bin
   fonts-materialdesignicons-webfont  # Image(systemName:)'s icon font (Material Design Icons, OFL)
+  libcmark-dev  # CommonMark: the inline Markdown of Text literals
   ffmpeg python3-pil)
 missing=()
 for p in "${packages[@]}"; do

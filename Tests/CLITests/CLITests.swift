@@ -286,6 +286,14 @@ final class CLITests: XCTestCase {
         for (name, width, height) in Self.compositingExamples + Self.seedExamples {
             try assertValidPNG(dir.appendingPathComponent(name + ".png").path, width: width, height: height)
         }
+        // The social card written with views (ViewSocialCardTests checks its layout and pixels).
+        try assertValidPNG(dir.appendingPathComponent("social-card.png").path, width: 1200, height: 630)
+        // The chart and the avatar list are 360 and 320 pt wide at scale 2 (their heights follow the text).
+        for (name, width) in [("chart-legend", 720), ("avatar-list", 640)] {
+            let image = try RasterImage(contentsOf: dir.appendingPathComponent(name + ".png"))
+            XCTAssertEqual(image.width, width, name)
+            XCTAssertGreaterThan(image.height, 300, name)
+        }
     }
 
     // MARK: The clip, gradient, blend-mode and layer examples

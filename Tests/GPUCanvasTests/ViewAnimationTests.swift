@@ -117,6 +117,35 @@ final class ViewAnimationTests: XCTestCase {
         XCTAssertEqual(offset(3), 100)
     }
 
+    /// `animation(_:value:)` animates a change made without `withAnimation` when its value changed; a view
+    /// whose watched value did not change jumps.
+    func testImplicitAnimationFollowsTheWatchedValue() {
+        struct Watched: View {
+            @State private var x: CGFloat = 0
+            var body: some View {
+                Color.blue.frame(width: 10, height: 10).offset(x: x)
+                    .animation(.linear(duration: 2), value: x)
+                    .onAppear { x = 100 }
+            }
+        }
+        struct Unwatched: View {
+            @State private var x: CGFloat = 0
+            var body: some View {
+                Color.blue.frame(width: 10, height: 10).offset(x: x)
+                    .animation(.linear(duration: 2), value: 0)
+                    .onAppear { x = 100 }
+            }
+        }
+        func offset<V: View>(_ view: V, _ t: Double) -> CGFloat {
+            ViewTesting.first(OffsetNode.self, in: ViewTesting.tree(view, time: t))!.offset.width
+        }
+        XCTAssertEqual(offset(Watched(), 0), 0, accuracy: 1e-9)
+        XCTAssertEqual(offset(Watched(), 0.5), 25, accuracy: 1e-9)
+        XCTAssertEqual(offset(Watched(), 1), 50, accuracy: 1e-9)
+        XCTAssertEqual(offset(Watched(), 3), 100)
+        XCTAssertEqual(offset(Unwatched(), 1), 100)
+    }
+
     /// Without `withAnimation` a change shows at once; a binding writes through to its owner's state.
     func testStateChangesWithoutAnimationAndThroughBindings() {
         struct Child: View {

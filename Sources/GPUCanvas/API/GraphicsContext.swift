@@ -215,4 +215,6 @@ public struct EnvironmentValues: Sendable {
     var symbols: SymbolTable?
     /// True while a canvas symbol is being recorded (a canvas filling it is still clipped to its frame).
     var recordsSymbol = false
+    /// The keys only views read (`colorScheme`, `displayScale`, `layoutDirection`; Views/Environment.swift).
+    var viewValues = ViewEnvironmentValues()
 }

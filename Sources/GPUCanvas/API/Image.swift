@@ -38,6 +38,16 @@ public struct Image: Sendable, Equatable {
     let scale: CGFloat
     var renderingMode: TemplateRenderingMode = .original
     var interpolation: Interpolation = .high
+    /// `resizable(capInsets:resizingMode:)` was applied: as a view it takes the size it is offered.
+    var resizing: Resizing?
+    /// `antialiased(_:)`: whether the image's edges are anti-aliased when drawn as a view.
+    var isAntialiased = true
+
+    /// How a resizable image fills its frame.
+    struct Resizing: Sendable, Hashable {
+        var capInsets: EdgeInsets
+        var mode: ResizingMode
+    }
 
     init(content: ImageContent, scale: CGFloat) {
         self.content = content
@@ -67,9 +77,14 @@ public struct Image: Sendable, Equatable {
         self.init(content: ImageContent(result, source: nil), scale: scale)
     }
 
-    /// A named image: a PNG or JPEG file `name` (with or without its extension) in `bundle`'s resources, else
-    /// in the current directory.
+    /// A named image: an image set of the app's asset catalog (`AssetCatalog.use`), else a PNG or JPEG file
+    /// `name` (with or without its extension) in `bundle`'s resources or the current directory. An unknown name
+    /// draws nothing and is reported (`RenderDiagnostic.Kind.unknownAsset`), as SwiftUI draws nothing.
     public init(_ name: String, bundle: Bundle? = nil) {
+        if let asset = AssetCatalog.image(named: name) {
+            self.init(contentsOf: asset.url, scale: asset.scale)
+            return
+        }
         let candidates = [name, name + ".png", name + ".jpg", name + ".jpeg"]
         var found: URL?
         for c in candidates {
@@ -80,17 +95,18 @@ public struct Image: Sendable, Equatable {
         if let found {
             self.init(contentsOf: found)
         } else {
-            self.init(content: ImageContent(.failure(ImageError.fileNotFound(path: name)), source: name), scale: 1)
+            self.init(content: ImageContent(.failure(UnknownAssetError(name: name)), source: name), scale: 1)
         }
     }
 
     /// An image drawn by a renderer closure (iOS 16): `size` in points, rasterized at one pixel per point.
-    public init(size: CGSize, label: String? = nil, opaque: Bool = false, colorMode: ColorRenderingMode = .nonLinear,
+    /// `label` names the image in messages (SwiftUI's accessibility label).
+    public init(size: CGSize, label: Text? = nil, opaque: Bool = false, colorMode: ColorRenderingMode = .nonLinear,
                 renderer: @escaping (inout GraphicsContext) -> Void) {
         let recording = Recording(size: size, colorMode: colorMode, isOpaque: opaque) { ctx, _ in renderer(&ctx) }
         let result = Result { try CanvasRenderer(backend: .reference).render(recording, scale: 1) }
             .mapError { $0 as any Error }
-        self.init(content: ImageContent(result, source: label.map { "image \"\($0)\"" }), scale: 1)
+        self.init(content: ImageContent(result, source: label.map { "image \"\($0.string)\"" }), scale: 1)
     }
 
     /// The same image drawn as a template (its alpha filled with a shading) or with its own colours.
@@ -107,13 +123,23 @@ public struct Image: Sendable, Equatable {
         return copy
     }
 
-    /// Accepted for source compatibility: a canvas always draws an image at the size it is given.
-    public func resizable(capInsets: EdgeInsets = EdgeInsets(), resizingMode: ResizingMode = .stretch) -> Image { self }
+    /// The image as a view takes the size it is offered (else its own): stretched to it, or tiled. The cap
+    /// insets (points) keep their part of each edge at its own size, the rest stretched or tiled (a nine-part
+    /// image). A canvas always draws an image at the size it is given.
+    public func resizable(capInsets: EdgeInsets = EdgeInsets(), resizingMode: ResizingMode = .stretch) -> Image {
+        var copy = self
+        copy.resizing = Resizing(capInsets: capInsets, mode: resizingMode)
+        return copy
+    }
 
-    /// Accepted for source compatibility: image edges follow the fill style of the draw.
-    public func antialiased(_ isAntialiased: Bool) -> Image { self }
+    /// Whether the image's edges are anti-aliased when drawn as a view (a canvas's draw takes its fill style).
+    public func antialiased(_ isAntialiased: Bool) -> Image {
+        var copy = self
+        copy.isAntialiased = isAntialiased
+        return copy
+    }
 
-    /// How a resizable image fills its frame (only `.stretch` is drawn).
+    /// How a resizable image fills its frame.
     public enum ResizingMode: Sendable, Hashable { case tile, stretch }
 
     /// The size in points, nil when the image could not be read.
@@ -216,11 +242,24 @@ extension GraphicsContext {
     }
 
     private func recordImage(_ image: ResolvedImage, in rect: CGRect, style: FillStyle) {
-        if image.image.content.systemName != nil {
-            // The glyph outline stretched over the rect, filled with the shading; unknown names draw nothing.
-            guard let symbol = image.image.symbol, rect.width != 0, rect.height != 0,
+        if let name = image.image.content.systemName {
+            // The glyph outline stretched over the rect, filled with the shading; unknown names draw nothing
+            // and are reported (SwiftUI draws nothing and logs).
+            guard let symbol = image.image.symbol else {
+                let why = SystemImages.glyphName(for: name) == nil
+                    ? "no such system image (docs/system-images.md lists the names)"
+                    : "the icon font \(SystemImages.fontPath) or its glyph is missing"
+                report(RenderDiagnostic(.unknownSystemImage,
+                                        .invalidImage("Image(systemName: \"\(name)\"): \(why); it draws nothing")))
+                return
+            }
+            guard rect.width != 0, rect.height != 0,
                   let fill = paint(for: image.shading ?? .foreground, bounds: rect) else { return }
             record(.fill(symbol.path(in: rect), style), paint: fill)
+            return
+        }
+        if case .failure(let error as UnknownAssetError) = image.image.content.result {
+            report(RenderDiagnostic(.unknownAsset, .missingAsset(error.description)))
             return
         }
         guard case .success(let pixels) = image.image.content.result else {

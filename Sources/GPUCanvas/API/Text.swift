@@ -38,13 +38,15 @@ public struct Text: Equatable, Sendable {
     /// The string as it is, never localized.
     public init(verbatim content: String) { runs = [Run(string: content)] }
 
-    /// A string value (not a literal): shown as it is.
+    /// A string value (not a literal): shown as it is. Disfavoured, as in SwiftUI, so that a literal is a
+    /// `LocalizedStringKey` (whose inline Markdown is applied).
+    @_disfavoredOverload
     public init<S: StringProtocol>(_ content: S) { runs = [Run(string: String(content))] }
 
     /// A literal (or interpolation): a localization key in SwiftUI; there are no string tables here, so the key
-    /// is the text.
+    /// is the text, with its inline Markdown applied as SwiftUI does (`Text("**bold**")`; Text+Markdown.swift).
     public init(_ key: LocalizedStringKey, tableName: String? = nil, bundle: Bundle? = nil, comment: StaticString? = nil) {
-        runs = [Run(string: key.key)]
+        runs = Text.markdownRuns(key.key)
     }
 
     /// The characters of every run, in order.
@@ -158,6 +160,14 @@ extension GraphicsContext {
             self.text = text
             spans = text.runs.map { $0.span(defaultFont: defaultFont) }
             layouts = TextLayoutCache(spans: spans)
+        }
+
+        /// Text laid out already (the view layer's line limits, truncation, alignment): `spans` are `text`'s
+        /// runs as drawn (one span per run), `layout` is drawn at every width.
+        init(text: Text, spans: [TextSpan], layout: TextLayout) {
+            self.text = text
+            self.spans = spans
+            layouts = TextLayoutCache(spans: spans, fixed: layout)
         }
 
         /// The size the text takes when laid out in `size`: wrapped to `size.width` (unconstrained when
@@ -322,10 +332,13 @@ final class TextLayoutCache: @unchecked Sendable {
     let spans: [TextSpan]
     private var cached: [(width: CGFloat, result: Result<TextLayout, TextError>)] = []
     private let lock = NSLock()
-    init(spans: [TextSpan]) { self.spans = spans }
+    /// A layout given whole, answered for every width.
+    private let fixed: TextLayout?
+    init(spans: [TextSpan], fixed: TextLayout? = nil) { self.spans = spans; self.fixed = fixed }
 
     /// The layout wrapped to `maxWidth` (infinite or NaN: unwrapped).
     func layout(maxWidth: CGFloat) -> Result<TextLayout, TextError> {
+        if let fixed { return .success(fixed) }
         let width: CGFloat = maxWidth.isFinite ? max(0, maxWidth) : .infinity
         lock.lock(); defer { lock.unlock() }
         if let hit = cached.first(where: { $0.width == width }) { return hit.result }

@@ -15,6 +15,8 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
     case overMemoryLimit(String)
     /// The GPU path failed: EGL or GL said no, with the driver's words.
     case gpu(String)
+    /// `Color("name")` or `Image("name")` names nothing in the asset catalog (or there is none).
+    case missingAsset(String)
 
     public var description: String {
         switch self {
@@ -25,6 +27,7 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
         case .invalidFont(let s): return "invalid font: \(s)"
         case .overMemoryLimit(let s): return "over the memory limit: \(s)"
         case .gpu(let s): return "GPU error: \(s)"
+        case .missingAsset(let s): return "missing asset: \(s)"
         }
     }
 }

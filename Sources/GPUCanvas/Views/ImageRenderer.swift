@@ -61,10 +61,14 @@ public final class ImageRenderer<Content: View> {
     /// frame, after the `onAppear` actions ran). Frames may be asked for in any order; state changes made by
     /// views appearing later are kept once made.
     public func recording(at time: TimeInterval = 0) -> Recording {
-        let tree = graph.tree(at: time)
+        // Asset names that resolve to nothing, looked up while the bodies are built or drawn, are reported
+        // through the recording's diagnostics (Assets.swift).
+        let misses = AssetCatalog.Misses()
+        let tree = AssetCatalog.$misses.withValue(misses) { graph.tree(at: time) }
         let size = tree.sizeThatFits(proposedSize)
         return Recording(size: size, colorMode: colorMode, isOpaque: isOpaque) { context, size in
-            tree.draw(context, in: CGRect(origin: .zero, size: size))
+            AssetCatalog.$misses.withValue(misses) { tree.place(context, in: CGRect(origin: .zero, size: size)) }
+            for d in misses.diagnostics { context.report(d) }
         }
     }
 

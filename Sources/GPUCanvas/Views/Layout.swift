@@ -107,6 +107,10 @@ enum LayoutDefaults {
     static let spacerMinLength: CGFloat = 8
     /// What shapes, colours and canvases answer for an unspecified dimension.
     static let unspecifiedSize = CGSize(width: 10, height: 10)
+    /// A `Divider`'s thickness: one pixel at 1× (iOS draws a hairline).
+    static let dividerThickness: CGFloat = 1
+    /// Between a `Label`'s icon and title.
+    static let labelSpacing: CGFloat = 8
 }
 
 // MARK: - Stacks
@@ -191,6 +195,7 @@ final class StackNode: ViewNode {
         self.spacing = spacing
         super.init(children: children)
         for case let s as SpacerNode in children { s.axis = axis }
+        for case let d as DividerNode in children { d.axis = axis }
     }
 
     private func main(_ s: CGSize) -> CGFloat { axis == .horizontal ? s.width : s.height }
@@ -209,19 +214,30 @@ final class StackNode: ViewNode {
             return children.map { $0.sizeThatFits(proposal(main: nil, cross: pCross)) }
         }
         var remaining = max(0, total - spacing * CGFloat(n - 1))
-        // Least flexible first: each gets an equal share of what the earlier ones left.
+        // Higher layout priority first; within a priority, least flexible first, each getting an equal share
+        // of what the earlier ones left, less the minimum sizes of the lower-priority children.
         let flexibility = children.map { child -> CGFloat in
             main(child.sizeThatFits(proposal(main: .infinity, cross: pCross)))
                 - main(child.sizeThatFits(proposal(main: 0, cross: pCross)))
         }
-        let order = (0..<n).sorted { flexibility[$0] < flexibility[$1] || (flexibility[$0] == flexibility[$1] && $0 < $1) }
+        let priorities = children.map(\.layoutPriority)
+        let minimum = Set(priorities).count > 1
+            ? children.map { main($0.sizeThatFits(proposal(main: 0, cross: pCross))) } : []
         var sizes = [CGSize](repeating: .zero, count: n)
-        var left = n
-        for i in order {
-            let share = remaining / CGFloat(left)
-            sizes[i] = children[i].sizeThatFits(proposal(main: share, cross: pCross))
-            remaining = max(0, remaining - main(sizes[i]))
-            left -= 1
+        for priority in Set(priorities).sorted(by: >) {
+            let group = (0..<n).filter { priorities[$0] == priority }
+                .sorted { flexibility[$0] < flexibility[$1] || (flexibility[$0] == flexibility[$1] && $0 < $1) }
+            let reserved = minimum.isEmpty ? 0
+                : (0..<n).filter { priorities[$0] < priority }.reduce(CGFloat(0)) { $0 + minimum[$1] }
+            var available = max(0, remaining - reserved)
+            var left = group.count
+            for i in group {
+                let share = available / CGFloat(left)
+                sizes[i] = children[i].sizeThatFits(proposal(main: share, cross: pCross))
+                available = max(0, available - main(sizes[i]))
+                remaining = max(0, remaining - main(sizes[i]))
+                left -= 1
+            }
         }
         return sizes
     }
@@ -248,7 +264,8 @@ final class StackNode: ViewNode {
     }
 
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
-        for (child, frame) in zip(children, childFrames(in: rect)) { child.draw(context, in: frame) }
+        let frames = childFrames(in: rect)
+        for i in drawingOrder(children) { children[i].place(context, in: frames[i]) }
     }
 }
 
@@ -267,8 +284,9 @@ final class ZStackNode: ViewNode {
     }
 
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
-        for child in children {
-            child.draw(context, in: alignment.place(child.sizeThatFits(ProposedViewSize(rect.size)), in: rect))
+        for i in drawingOrder(children) {
+            let child = children[i]
+            child.place(context, in: alignment.place(child.sizeThatFits(ProposedViewSize(rect.size)), in: rect))
         }
     }
 }
@@ -289,4 +307,11 @@ final class SpacerNode: ViewNode {
         case nil: return CGSize(width: max(minLength, p.width ?? minLength), height: max(minLength, p.height ?? minLength))
         }
     }
+}
+
+/// The indices of `children` in drawing order: by `zIndex`, back to front, equal ones in order.
+func drawingOrder(_ children: [ViewNode]) -> [Int] {
+    let z = children.map(\.zIndex)
+    guard z.contains(where: { $0 != 0 }) else { return Array(children.indices) }
+    return children.indices.sorted { z[$0] < z[$1] || (z[$0] == z[$1] && $0 < $1) }
 }

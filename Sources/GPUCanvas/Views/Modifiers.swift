@@ -1,7 +1,9 @@
 // View modifiers: layout ones (frame, padding, overlay, background, border) change sizes; drawing ones
 // (offset, opacity, rotationEffect, scaleEffect, blur, clipShape) change how the placed child draws;
 // environment ones (font, foregroundColor, foregroundStyle) change what the child builds with; tag and id
-// label the child. Each returns an opaque view, as SwiftUI's do.
+// label the child. Each returns an opaque view, as SwiftUI's do. The effect and layout modifiers of issue #30
+// (shadow, mask, blend and colour filters, position, aspectRatio, …) are in Modifiers+Effects.swift, the text
+// layout ones in TextLayout.swift, `environment(_:_:)` in Environment.swift.
 
 /// A view with one modifier applied.
 struct ModifiedView<Content: View>: View, PrimitiveView {
@@ -21,6 +23,11 @@ struct ModifiedView<Content: View>: View, PrimitiveView {
         case tag(AnyHashable)
         case id(AnyHashable)
         case onAppear(() -> Void)
+        /// A node made around the built child (the effect and layout modifiers of `Modifiers+Effects.swift`),
+        /// given the builder, environment and path to build secondary views (a mask) with.
+        case wrap((NodeBuilder, ViewEnvironment, ViewPath, ViewNode) -> ViewNode)
+        /// A layout value set on the child's node (`zIndex`, `layoutPriority`).
+        case value((ViewNode) -> Void)
     }
     let content: Content
     let modifier: Modifier
@@ -40,6 +47,10 @@ struct ModifiedView<Content: View>: View, PrimitiveView {
         case .onAppear(let action):
             builder.appearActions.append((path, action))
             return builder.build(content, environment, path)
+        case .value(let set):
+            let node = builder.build(content, environment, path)
+            set(node)
+            return node
         default:
             break
         }
@@ -57,7 +68,8 @@ struct ModifiedView<Content: View>: View, PrimitiveView {
         case .scale(let s, let anchor): return ScaleNode(scale: s, anchor: anchor, child: child)
         case .blur(let r, let opaque): return BlurNode(radius: r, opaque: opaque, child: child)
         case .clip(let shape, let style): return ClipShapeNode(shape: shape, style: style, child: child)
-        case .environment, .tag, .id, .onAppear: return child
+        case .wrap(let make): return make(builder, environment, path, child)
+        case .environment, .tag, .id, .onAppear, .value: return child
         }
     }
 }
@@ -220,8 +232,11 @@ class SingleChildNode: ViewNode {
     var child: ViewNode { children[0] }
     init(child: ViewNode) { super.init(children: [child]) }
     override func measure(_ p: ProposedViewSize) -> CGSize { child.sizeThatFits(p) }
-    override func draw(_ context: GraphicsContext, in rect: CGRect) { child.draw(context, in: rect) }
+    override func draw(_ context: GraphicsContext, in rect: CGRect) { child.place(context, in: rect) }
     override var taggedNodes: [ViewNode] { tag != nil ? [self] : child.taggedNodes }
+    /// A modifier keeps its content's stacking order and layout priority unless set on itself.
+    override var zIndex: Double { ownZIndex ?? child.zIndex }
+    override var layoutPriority: Double { ownLayoutPriority ?? child.layoutPriority }
 
     /// Draws the child with `apply` done about `anchor`'s point in `rect`: moved there, applied, moved back
     /// (`rotationEffect`, `scaleEffect`).
@@ -232,7 +247,7 @@ class SingleChildNode: ViewNode {
         c.translateBy(x: a.x, y: a.y)
         apply(&c)
         c.translateBy(x: -a.x, y: -a.y)
-        child.draw(c, in: rect)
+        child.place(c, in: rect)
     }
 }
 
@@ -255,7 +270,7 @@ final class FrameNode: SingleChildNode {
 
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
         let s = child.sizeThatFits(ProposedViewSize(width: width ?? rect.width, height: height ?? rect.height))
-        child.draw(context, in: alignment.place(s, in: rect))
+        child.place(context, in: alignment.place(s, in: rect))
     }
 
     override func interpolateValues(from other: ViewNode, progress: Double) {
@@ -308,7 +323,7 @@ final class FlexibleFrameNode: SingleChildNode {
     }
 
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
-        child.draw(context, in: alignment.place(child.sizeThatFits(childProposal(ProposedViewSize(rect.size))), in: rect))
+        child.place(context, in: alignment.place(child.sizeThatFits(childProposal(ProposedViewSize(rect.size))), in: rect))
     }
 }
 
@@ -331,7 +346,7 @@ final class PaddingNode: SingleChildNode {
 
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
         let s = child.sizeThatFits(inner(ProposedViewSize(rect.size)))
-        child.draw(context, in: CGRect(x: rect.minX + insets.leading, y: rect.minY + insets.top, width: s.width, height: s.height))
+        child.place(context, in: CGRect(x: rect.minX + insets.leading, y: rect.minY + insets.top, width: s.width, height: s.height))
     }
 }
 
@@ -349,9 +364,9 @@ final class OverlayNode: SingleChildNode {
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
         let secondary = children[1]
         let placed = alignment.place(secondary.sizeThatFits(ProposedViewSize(rect.size)), in: rect)
-        if isBackground { secondary.draw(context, in: placed) }
-        child.draw(context, in: rect)
-        if !isBackground { secondary.draw(context, in: placed) }
+        if isBackground { secondary.place(context, in: placed) }
+        child.place(context, in: rect)
+        if !isBackground { secondary.place(context, in: placed) }
     }
 }
 
@@ -362,7 +377,7 @@ final class OffsetNode: SingleChildNode {
         super.init(child: child)
     }
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
-        child.draw(context, in: rect.offsetBy(dx: offset.width, dy: offset.height))
+        child.place(context, in: rect.offsetBy(dx: offset.width, dy: offset.height))
     }
     override func interpolateValues(from other: ViewNode, progress: Double) {
         let o = (other as! OffsetNode).offset
@@ -377,10 +392,10 @@ final class OpacityNode: SingleChildNode {
         super.init(child: child)
     }
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
-        if opacity >= 1 { return child.draw(context, in: rect) }
+        if opacity >= 1 { return child.place(context, in: rect) }
         var c = context
         c.opacity *= max(0, opacity)
-        c.drawLayer { child.draw($0, in: rect) }
+        c.drawLayer { child.place($0, in: rect) }
     }
     override func interpolateValues(from other: ViewNode, progress: Double) {
         opacity = Double(lerp(CGFloat((other as! OpacityNode).opacity), CGFloat(opacity), progress))
@@ -431,7 +446,7 @@ final class BlurNode: SingleChildNode {
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
         var c = context
         c.addFilter(.blur(radius: radius, options: opaque ? .opaque : []))
-        c.drawLayer { child.draw($0, in: rect) }
+        c.drawLayer { child.place($0, in: rect) }
     }
 }
 
@@ -445,7 +460,7 @@ final class ClipShapeNode: SingleChildNode {
     }
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
         var c = context
-        c.clip(to: shape.path(in: rect), style: style)
-        child.draw(c, in: rect)
+        c.clip(to: ShapeNode.placedPath(shape, in: rect), style: style)
+        child.place(c, in: rect)
     }
 }

@@ -6,46 +6,89 @@ extension Shape {
     public var body: Never { fatalError("\(Self.self) is a shape and has no body") }
 
     /// The shape filled with `content` (the foreground style by default), taking the proposed size.
-    public func fill<S: ShapeStyle>(_ content: S = ForegroundStyle(), style: FillStyle = FillStyle()) -> some View {
-        ShapeView(shape: self, paint: .fill(content.shading, style))
+    public func fill<S: ShapeStyle>(_ content: S = ForegroundStyle(), style: FillStyle = FillStyle()) -> _ShapeView<Self> {
+        _ShapeView(shape: self, paints: [.fill(content.shading, style)])
     }
 
     /// The shape's outline stroked with `content`, centred on the path.
-    public func stroke<S: ShapeStyle>(_ content: S, style: StrokeStyle) -> some View {
-        ShapeView(shape: self, paint: .stroke(content.shading, style))
+    public func stroke<S: ShapeStyle>(_ content: S, style: StrokeStyle) -> _ShapeView<Self> {
+        _ShapeView(shape: self, paints: [.stroke(content.shading, style)])
     }
 
     /// The shape's outline stroked `lineWidth` wide with `content`.
-    public func stroke<S: ShapeStyle>(_ content: S, lineWidth: CGFloat = 1) -> some View {
-        ShapeView(shape: self, paint: .stroke(content.shading, StrokeStyle(lineWidth: lineWidth)))
+    public func stroke<S: ShapeStyle>(_ content: S, lineWidth: CGFloat = 1) -> _ShapeView<Self> {
+        _ShapeView(shape: self, paints: [.stroke(content.shading, StrokeStyle(lineWidth: lineWidth))])
     }
 
-    /// The shape's outline stroked with the foreground style.
-    public func stroke(style: StrokeStyle) -> some View { ShapeView(shape: self, paint: .stroke(nil, style)) }
-
-    /// The shape's outline stroked `lineWidth` wide with the foreground style.
-    public func stroke(lineWidth: CGFloat = 1) -> some View {
-        ShapeView(shape: self, paint: .stroke(nil, StrokeStyle(lineWidth: lineWidth)))
-    }
-
-    /// The outline stroked inside the frame: the path is inset by half the line width first.
-    public func strokeBorder<S: ShapeStyle>(_ content: S, lineWidth: CGFloat = 1) -> some View {
-        ShapeView(shape: self, paint: .strokeBorder(content.shading, StrokeStyle(lineWidth: lineWidth)))
+    /// The outline stroked inside the frame: the path of the rect inset by half the line width (for shapes
+    /// that are not `InsettableShape`s, whose `strokeBorder` insets the shape itself).
+    public func strokeBorder<S: ShapeStyle>(_ content: S, lineWidth: CGFloat = 1) -> _ShapeView<Self> {
+        _ShapeView(shape: self, paints: [.strokeBorder(content.shading, StrokeStyle(lineWidth: lineWidth))])
     }
 
     /// The outline stroked inside the frame with `style`.
-    public func strokeBorder<S: ShapeStyle>(_ content: S, style: StrokeStyle) -> some View {
-        ShapeView(shape: self, paint: .strokeBorder(content.shading, style))
+    public func strokeBorder<S: ShapeStyle>(_ content: S, style: StrokeStyle) -> _ShapeView<Self> {
+        _ShapeView(shape: self, paints: [.strokeBorder(content.shading, style)])
     }
 }
 
-/// A shape with its paint, as a view.
-struct ShapeView<S: Shape>: View, PrimitiveView {
-    typealias Body = Never
-    let shape: S
-    let paint: ShapeNode.Paint
+extension InsettableShape {
+    /// The shape inset by half the line width and stroked, so the stroke stays inside the frame (SwiftUI's
+    /// definition: `inset(by: lineWidth / 2).stroke(content, style: style)`).
+    public func strokeBorder<S: ShapeStyle>(_ content: S = ForegroundStyle(), style: StrokeStyle) -> _ShapeView<InsetShape> {
+        _ShapeView(shape: inset(by: style.lineWidth / 2), paints: [.stroke(content.shading, style)])
+    }
+
+    /// The shape inset by `lineWidth / 2` and stroked `lineWidth` wide.
+    public func strokeBorder<S: ShapeStyle>(_ content: S = ForegroundStyle(), lineWidth: CGFloat = 1) -> _ShapeView<InsetShape> {
+        strokeBorder(content, style: StrokeStyle(lineWidth: lineWidth))
+    }
+
+    /// The inset outline stroked with the foreground style.
+    public func strokeBorder(style: StrokeStyle) -> _ShapeView<InsetShape> { strokeBorder(ForegroundStyle(), style: style) }
+
+    /// The inset outline stroked `lineWidth` wide with the foreground style.
+    public func strokeBorder(lineWidth: CGFloat = 1) -> _ShapeView<InsetShape> {
+        strokeBorder(ForegroundStyle(), style: StrokeStyle(lineWidth: lineWidth))
+    }
+}
+
+/// A shape with its paints, as a view (SwiftUI's `_ShapeView`): `Circle().fill(.red).stroke(.blue, lineWidth: 2)`
+/// fills and then strokes (iOS 17), in that order.
+public struct _ShapeView<Content: Shape>: View, PrimitiveView {
+    public typealias Body = Never
+    let shape: Content
+    let paints: [ShapeNode.Paint]
+
     func makeNode(_ builder: NodeBuilder, _ environment: ViewEnvironment, _ path: ViewPath) -> ViewNode {
-        ShapeNode(shape: shape, paint: paint, environment: environment)
+        ShapeNode(shape: shape, paints: paints, environment: environment)
+    }
+
+    /// This view with the outline also filled with `content`, over what it draws.
+    public func fill<S: ShapeStyle>(_ content: S = ForegroundStyle(), style: FillStyle = FillStyle()) -> _ShapeView<Content> {
+        _ShapeView(shape: shape, paints: paints + [.fill(content.shading, style)])
+    }
+
+    /// This view with the outline also stroked with `content`, over what it draws.
+    public func stroke<S: ShapeStyle>(_ content: S, style: StrokeStyle) -> _ShapeView<Content> {
+        _ShapeView(shape: shape, paints: paints + [.stroke(content.shading, style)])
+    }
+
+    /// This view with the outline also stroked `lineWidth` wide with `content`.
+    public func stroke<S: ShapeStyle>(_ content: S, lineWidth: CGFloat = 1) -> _ShapeView<Content> {
+        stroke(content, style: StrokeStyle(lineWidth: lineWidth))
+    }
+}
+
+/// Shapes whose view draws a paint other than a fill of their path.
+protocol ShapeNodeMaking {
+    func makeShapeNode(_ environment: ViewEnvironment) -> ShapeNode
+}
+
+extension _StrokedShape: ShapeNodeMaking {
+    /// `Circle().stroke(lineWidth: 2)` as a view: the circle stroked with the foreground style.
+    func makeShapeNode(_ environment: ViewEnvironment) -> ShapeNode {
+        ShapeNode(shape: shape, paints: [.stroke(nil, style)], environment: environment)
     }
 }
 
@@ -85,7 +128,7 @@ extension ShapeStyle where Self == Color {
 extension Color: View, PrimitiveView {
     public typealias Body = Never
     func makeNode(_ builder: NodeBuilder, _ environment: ViewEnvironment, _ path: ViewPath) -> ViewNode {
-        ShapeNode(shape: Rectangle(), paint: .fill(.color(self), FillStyle()), environment: environment)
+        ShapeNode(shape: Rectangle(), paints: [.fill(.color(self), FillStyle())], environment: environment)
     }
 }
 

@@ -219,12 +219,29 @@ final class ViewGraph {
         }
         now = max(now, time)
         let target = settle(at: time)
-        guard let (group, progress) = runningAnimation(at: time) else { return target }
+        guard let (group, progress) = runningAnimation(at: time) else {
+            // No explicit animation running: the newest unanimated changes may still animate the subtrees
+            // under an `animation(_:value:)` whose value they changed.
+            if let (group, start) = newestUnanimatedGroup(at: time) {
+                let restores = group.reversed().map { $0.revert() }
+                let from = build(at: time).node
+                for restore in restores.reversed() { restore() }
+                target.interpolateImplicitAnimations(from: from, elapsed: time - start)
+            }
+            return target
+        }
         let restores = group.reversed().map { $0.revert() }
         let from = build(at: time).node
         for restore in restores.reversed() { restore() }
         target.interpolate(from: from, progress: progress)
         return target
+    }
+
+    /// The newest batch of changes made without an animation at or before `time`, and its time.
+    private func newestUnanimatedGroup(at time: TimeInterval) -> ([Change], TimeInterval)? {
+        guard let last = changes.last(where: { $0.time <= time && $0.animation == nil }) else { return nil }
+        let group = changes.filter { $0.batch == last.batch && $0.animation == nil && $0.time <= time }
+        return (group, last.time)
     }
 
     /// The newest group of animated changes (one batch, one animation) still running at `time`, and its progress.

@@ -11,20 +11,23 @@
 //     `foregroundStyle`) flow down while building; `onAppear` actions are collected.
 //  2. Layout (`Layout.swift`): SwiftUI's proposal / response model. A parent proposes a size
 //     (`ProposedViewSize`, each dimension may be unspecified), the child answers its size, the parent places it.
-//     Implemented rules: shapes, `Color` and `Canvas` take the proposal (10 pt for an unspecified dimension);
-//     `Text` takes its measured size (wrapped to the proposed width); `Image` its own size (not resizable);
-//     `frame(width:height:)` proposes its fixed sides and centres the child by alignment; the flexible frame
-//     clamps (below); `padding` proposes less and adds its insets; stacks distribute the proposal among their
-//     children least flexible first (flexibility = size proposed ∞ − size proposed 0), with 8 pt default spacing
-//     and `Spacer`s taking what is left; `ZStack` takes the largest child and aligns each; overlay, background
-//     and border take the child's size. Approximations: a view is re-proposed its own size when placed (SwiftUI
-//     keeps the first proposal); spacing is uniform (no per-pair platform spacing); baseline alignments align
-//     by the top (first) or bottom (last) edge; layout priorities and fixedSize are not implemented.
-//  3. Draw (`ViewNode.draw`): the placed tree draws into a `GraphicsContext`: shapes fill or stroke their path,
+//     Implemented rules: shapes, `Color`, gradients and `Canvas` take the proposal (10 pt for an unspecified
+//     dimension); `Text` takes its measured size (wrapped to the proposed width, then line-limited, truncated,
+//     aligned: `TextLayout.swift`); `Image` its own size, a resizable one the proposal; `frame(width:height:)`
+//     proposes its fixed sides and centres the child by alignment; the flexible frame clamps (below); `padding`
+//     proposes less and adds its insets; stacks distribute the proposal among their children by descending
+//     layout priority, least flexible first (flexibility = size proposed ∞ − size proposed 0), with 8 pt default
+//     spacing and `Spacer`s taking what is left; `ZStack` takes the largest child and aligns each; overlay,
+//     background and border take the child's size; `aspectRatio`, `fixedSize`, `position`, grids and
+//     `GeometryReader` as described where they are defined. Approximations: a view is re-proposed its own size
+//     when placed (SwiftUI keeps the first proposal); spacing is uniform (no per-pair platform spacing);
+//     baseline alignments align by the top (first) or bottom (last) edge.
+//  3. Draw (`ViewNode.place`, which keeps the placed frame and calls `draw`): the placed tree draws into a
+//     `GraphicsContext`: shapes fill or stroke their path (asked for at the origin with the frame's size),
 //     `Text` uses the text draw, `Image` the image draw, a `Canvas` runs its renderer in a context translated to
 //     its frame and clipped to it, modifiers become transforms (`offset`, `rotationEffect`, `scaleEffect`) or
-//     layers (`opacity`, `blur`, `clipShape`). Both backends then render that one `Recording`: no backend code
-//     knows about views.
+//     layers (`opacity`, `blur`, `shadow`, colour filters, `blendMode`, `clipShape`, `mask`). Both backends
+//     then render that one `Recording`: no backend code knows about views.
 //
 // Time: a `ViewGraph` renders the tree at a time t in seconds from the first appearance (t = 0, when the
 // `onAppear` actions run). `TimelineView` reads `startDate + t`; animations (`withAnimation`) are evaluated at
@@ -218,4 +221,10 @@ struct ViewEnvironment {
     var foreground: GraphicsContext.Shading?
     /// The foreground as a colour when it is one (a `Canvas`'s `.foreground` shading reads it).
     var foregroundColor: Color?
+    /// `tint(_:)`: kept for what reads it (no view here draws with it yet).
+    var tint: Color?
+    /// Line limits, truncation, alignment and the other text layout settings (TextLayout.swift).
+    var textLayout = TextLayoutOptions()
+    /// The values `environment(_:_:)` set, which `@Environment` properties read (Environment.swift).
+    var values = EnvironmentValues()
 }

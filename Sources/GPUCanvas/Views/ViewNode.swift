@@ -7,6 +7,13 @@ class ViewNode {
     var children: [ViewNode]
     /// The value of `.tag(_:)` on this view (symbols are found by it).
     var tag: AnyHashable?
+    /// `zIndex(_:)` and `layoutPriority(_:)` set on this node.
+    var ownZIndex: Double?
+    var ownLayoutPriority: Double?
+    /// The order a stack draws its children in (higher in front; equal ones in order).
+    var zIndex: Double { ownZIndex ?? 0 }
+    /// A stack offers the space to its children of higher priority first.
+    var layoutPriority: Double { ownLayoutPriority ?? 0 }
 
     /// Answers already given, by proposal: a stack asks each child up to three times per proposal (its
     /// sizes at 0 and ∞ for flexibility, then its share), so without this nested stacks cost 3^depth.
@@ -25,8 +32,18 @@ class ViewNode {
     /// Computes the size for `p`; subclasses override this.
     func measure(_ p: ProposedViewSize) -> CGSize { .zero }
 
-    /// Draws the view placed at `rect` (in the context's user space).
+    /// Draws the view placed at `rect` (in the context's user space); subclasses override this.
     func draw(_ context: GraphicsContext, in rect: CGRect) {}
+
+    /// Where this node was last placed (user space of the context that drew it): the layout as drawn, which
+    /// tests read back as a table of frames.
+    private(set) var placedFrame: CGRect?
+
+    /// Places the view at `rect` and draws it: what a parent calls for each child.
+    final func place(_ context: GraphicsContext, in rect: CGRect) {
+        placedFrame = rect
+        draw(context, in: rect)
+    }
 
     /// This node's children as a stack sees them: groups (tuple blocks, `ForEach`) spliced in, empty views out.
     var flattened: [ViewNode] { [self] }
@@ -43,6 +60,21 @@ class ViewNode {
 
     /// Subclasses with animatable values move them here (`other` has the same type).
     func interpolateValues(from other: ViewNode, progress: Double) {}
+
+    /// Animates the subtrees under an `animation(_:value:)` whose value differs from `other`'s (the tree
+    /// before unanimated changes made `elapsed` seconds ago), each by its animation's progress.
+    func interpolateImplicitAnimations(from other: ViewNode, elapsed: Double) {
+        guard type(of: other) == type(of: self), other.children.count == children.count else { return }
+        if let node = self as? ImplicitAnimationNode, let before = other as? ImplicitAnimationNode,
+           let animation = node.animation, !node.sameValue(as: before) {
+            let state = animation.state(at: elapsed)
+            if !state.isFinished { interpolate(from: other, progress: state.progress) }
+            return
+        }
+        for (mine, theirs) in zip(children, other.children) {
+            mine.interpolateImplicitAnimations(from: theirs, elapsed: elapsed)
+        }
+    }
 
     /// The tagged nodes at or under this one, nearest first (a symbols list's entries).
     var taggedNodes: [ViewNode] { tag != nil ? [self] : children.flatMap(\.taggedNodes) }
@@ -70,7 +102,7 @@ final class GroupNode: ViewNode {
     }
 
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
-        for child in children { child.draw(context, in: Alignment.center.place(child.sizeThatFits(ProposedViewSize(rect.size)), in: rect)) }
+        for child in children { child.place(context, in: Alignment.center.place(child.sizeThatFits(ProposedViewSize(rect.size)), in: rect)) }
     }
 }
 
@@ -91,52 +123,70 @@ final class NodeBuilder {
         if let primitive = view as? any PrimitiveView {
             return primitive.makeNode(self, environment, path)
         }
+        if let shape = view as? any ShapeNodeMaking { return shape.makeShapeNode(environment) }
         if let shape = view as? any Shape {
-            return ShapeNode(shape: shape, paint: .fill(nil, FillStyle()), environment: environment)
+            return ShapeNode(shape: shape, paints: [.fill(nil, FillStyle())], environment: environment)
         }
         if V.Body.self == Never.self {
             preconditionFailure("\(V.self) has Body == Never but is not one of the package's primitive views")
         }
         let identity = path.appending("\(V.self)")
         graph.linkState(of: view, at: identity)
-        return build(view.body, environment, identity)
+        let body = EnvironmentReading.$current.withValue(environment.environmentValues) { view.body }
+        return build(body, environment, identity)
     }
 }
 
 // MARK: - Leaf nodes
 
-/// A shape filled or stroked: it takes the proposal (10 pt for an unspecified dimension).
+/// A shape filled and/or stroked: it takes the proposal (10 pt for an unspecified dimension). Its path is
+/// asked for in the shape's own space (`CGRect(origin: .zero, size: frame size)`) and moved to the frame.
 final class ShapeNode: ViewNode {
     enum Paint {
         case fill(GraphicsContext.Shading?, FillStyle)
         case stroke(GraphicsContext.Shading?, StrokeStyle)
-        /// `strokeBorder`: a stroke inset by half the line width, so it stays inside the frame.
+        /// `strokeBorder` of a shape that is not insettable: its path in the frame inset by half the line
+        /// width, stroked, so it stays inside the frame.
         case strokeBorder(GraphicsContext.Shading?, StrokeStyle)
     }
     let shape: any Shape
-    let paint: Paint
+    let paints: [Paint]
     let environment: ViewEnvironment
 
-    init(shape: any Shape, paint: Paint, environment: ViewEnvironment) {
+    init(shape: any Shape, paints: [Paint], environment: ViewEnvironment) {
         self.shape = shape
-        self.paint = paint
+        self.paints = paints
         self.environment = environment
         super.init(children: [])
     }
 
-    override func measure(_ p: ProposedViewSize) -> CGSize {
-        p.replacingUnspecifiedDimensions(by: LayoutDefaults.unspecifiedSize)
+    /// The shape's own answer (`Shape.sizeThatFits`: the proposal unless the shape says otherwise).
+    override func measure(_ p: ProposedViewSize) -> CGSize { shape.sizeThatFits(p) }
+
+    /// The shape's path for a frame `rect`: asked in its own space, moved to the frame's origin.
+    static func placedPath(_ shape: any Shape, in rect: CGRect, inset: CGFloat = 0) -> Path {
+        let local = CGRect(origin: .zero, size: rect.size)
+        return shape.path(in: inset == 0 ? local : local.insetBy(dx: inset, dy: inset))
+            .offsetBy(dx: rect.minX, dy: rect.minY)
     }
 
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
         let foreground = environment.foreground ?? .foreground
         let c = context.applying(environment)
-        switch paint {
-        case .fill(let s, let style): c.fill(shape.path(in: rect), with: s ?? foreground, style: style)
-        case .stroke(let s, let style): c.stroke(shape.path(in: rect), with: s ?? foreground, style: style)
-        case .strokeBorder(let s, let style):
-            let inset = style.lineWidth / 2
-            c.stroke(shape.path(in: rect.insetBy(dx: inset, dy: inset)), with: s ?? foreground, style: style)
+        var placed: Path?
+        func path() -> Path {
+            if let placed { return placed }
+            let p = Self.placedPath(shape, in: rect)
+            placed = p
+            return p
+        }
+        for paint in paints {
+            switch paint {
+            case .fill(let s, let style): c.fill(path(), with: s ?? foreground, style: style)
+            case .stroke(let s, let style): c.stroke(path(), with: s ?? foreground, style: style)
+            case .strokeBorder(let s, let style):
+                c.stroke(Self.placedPath(shape, in: rect, inset: style.lineWidth / 2), with: s ?? foreground, style: style)
+            }
         }
     }
 }
@@ -155,14 +205,42 @@ final class TextNode: ViewNode {
     /// Resolved once: its layout cache then serves every proposal.
     private lazy var resolved = GraphicsContext.ResolvedText(text: text, defaultFont: environment.font ?? EnvironmentValues().font)
 
+    /// With text layout settings (`lineLimit`, `multilineTextAlignment`, …): the pipeline, and its answers by width.
+    private var usesPipeline: Bool { !environment.textLayout.isDefault }
+    private lazy var pipeline = TextLayoutPipeline(options: environment.textLayout,
+                             spans: text.applying(environment.textLayout.textCase).runs.map {
+                                 $0.span(defaultFont: environment.font ?? EnvironmentValues().font)
+                             })
+    private var laidOutCache: [CGFloat: (spans: [TextSpan], layout: TextLayout)] = [:]
+
+    /// The spans and layout at `width` by the pipeline (with default settings: the engine's layout).
+    func laidOut(width: CGFloat) -> (spans: [TextSpan], layout: TextLayout)? {
+        let w = width.isFinite ? width : .infinity
+        if let hit = laidOutCache[w] { return hit }
+        guard let r = pipeline.layout(width: w) else { return nil }
+        laidOutCache[w] = r
+        return r
+    }
+
     override func measure(_ p: ProposedViewSize) -> CGSize {
+        if usesPipeline {
+            let m = laidOut(width: p.width ?? .infinity)?.layout.size ?? .zero
+            return CGSize(width: p.width.map { min($0, m.width) } ?? m.width, height: m.height)
+        }
         let m = resolved.measure(in: CGSize(width: p.width ?? .infinity, height: p.height ?? .infinity))
         return CGSize(width: p.width.map { min($0, m.width) } ?? m.width, height: m.height)
     }
 
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
         let c = context.applying(environment)
-        var r = c.resolve(text)
+        var r: GraphicsContext.ResolvedText
+        if usesPipeline {
+            // Laid out at the width it was measured at (the placed width), drawn as that layout.
+            guard let l = laidOut(width: rect.width) else { return }
+            r = GraphicsContext.ResolvedText(text: text.applying(environment.textLayout.textCase), spans: l.spans, layout: l.layout)
+        } else {
+            r = c.resolve(text)
+        }
         r.shading = environment.foreground ?? .foreground
         // The measured width can exceed the placed one by rounding: give the wrap a hair of room.
         c.draw(r, in: CGRect(x: rect.minX, y: rect.minY, width: rect.width + TextNode.wrapSlack, height: rect.height))
@@ -172,7 +250,8 @@ final class TextNode: ViewNode {
     static let wrapSlack: CGFloat = 0.001
 }
 
-/// An image at its own size (this package's `Image` is not resizable), a system image at its font's size.
+/// An image at its own size, a system image at its font's size; a resizable one takes the size offered (its
+/// own size in an unspecified dimension) and is stretched or tiled over it.
 final class ImageNode: ViewNode {
     let image: Image
     let environment: ViewEnvironment
@@ -184,18 +263,68 @@ final class ImageNode: ViewNode {
     }
 
     /// A bitmap's size in points; a system image's image box at the environment's font (it has no pixels).
-    override func measure(_ p: ProposedViewSize) -> CGSize {
+    var naturalSize: CGSize {
         if image.content.systemName != nil {
             return image.systemImageMetrics(font: environment.font ?? EnvironmentValues().font).size
         }
         return image.pointSize ?? .zero
     }
 
+    override func measure(_ p: ProposedViewSize) -> CGSize {
+        image.resizing != nil ? p.replacingUnspecifiedDimensions(by: naturalSize) : naturalSize
+    }
+
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
         let c = context.applying(environment)
         var r = c.resolve(image)
         if r.shading != nil, let f = environment.foreground { r.shading = f }
-        c.draw(r, in: rect)
+        let style = FillStyle(antialiased: image.isAntialiased)
+        guard let resizing = image.resizing, image.content.systemName == nil,
+              resizing.capInsets != EdgeInsets() || resizing.mode == .tile,
+              case .success = image.content.result else {
+            return c.draw(r, in: rect, style: style)
+        }
+        drawNinePart(c, r, resizing, in: rect, style: style)
+    }
+
+    /// A resizable image with cap insets or tiling: each of the nine parts (corners, edges, centre) of the
+    /// image drawn into its part of `rect`; the corners at their own size, the rest stretched or tiled.
+    private func drawNinePart(_ context: GraphicsContext, _ resolved: GraphicsContext.ResolvedImage,
+                              _ resizing: Image.Resizing, in rect: CGRect, style: FillStyle) {
+        let size = naturalSize
+        guard size.width > 0, size.height > 0 else { return }
+        let given = resizing.capInsets
+        let caps = EdgeInsets(top: validFrameDimension(given.top), leading: validFrameDimension(given.leading),
+                              bottom: validFrameDimension(given.bottom), trailing: validFrameDimension(given.trailing))
+        // Image columns and rows (points) and where they land in the frame; caps larger than the frame shrink.
+        let sx = [0, min(caps.leading, size.width), max(min(caps.leading, size.width), size.width - caps.trailing), size.width]
+        let sy = [0, min(caps.top, size.height), max(min(caps.top, size.height), size.height - caps.bottom), size.height]
+        let left = min(sx[1], rect.width), right = min(sx[3] - sx[2], rect.width - left)
+        let top = min(sy[1], rect.height), bottom = min(sy[3] - sy[2], rect.height - top)
+        let dx = [rect.minX, rect.minX + left, rect.maxX - right, rect.maxX]
+        let dy = [rect.minY, rect.minY + top, rect.maxY - bottom, rect.maxY]
+        for row in 0..<3 {
+            for col in 0..<3 {
+                let src = CGRect(x: sx[col], y: sy[row], width: sx[col + 1] - sx[col], height: sy[row + 1] - sy[row])
+                let dst = CGRect(x: dx[col], y: dy[row], width: dx[col + 1] - dx[col], height: dy[row + 1] - dy[row])
+                guard src.width > 0, src.height > 0, dst.width > 0, dst.height > 0 else { continue }
+                let fixedWidth = col != 1, fixedHeight = row != 1
+                if resizing.mode == .tile && resolved.shading == nil && !(fixedWidth && fixedHeight) {
+                    // The part repeated from the part's corner, at the image's own size.
+                    let unit = CGRect(x: src.minX / size.width, y: src.minY / size.height,
+                                      width: src.width / size.width, height: src.height / size.height)
+                    context.fill(Path(dst), with: .tiledImage(image, origin: dst.origin, sourceRect: unit), style: style)
+                    continue
+                }
+                // The whole image scaled so that this part lands on `dst`, clipped to `dst`.
+                let kx = dst.width / src.width, ky = dst.height / src.height
+                let whole = CGRect(x: dst.minX - src.minX * kx, y: dst.minY - src.minY * ky,
+                                   width: size.width * kx, height: size.height * ky)
+                var c = context
+                c.clip(to: Path(dst))
+                c.draw(resolved, in: whole, style: style)
+            }
+        }
     }
 }
 
