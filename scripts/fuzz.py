@@ -3,7 +3,7 @@
 
     scripts/fuzz.py [--seed N] [--count K | --minutes M] [--canvas-gl PATH] [--out DIR] [--mode valid|malformed|both]
                     [--forms all|LIST] [--features default|all|LIST] [--jobs J] [--known-ok]
-    scripts/fuzz.py --seed 7 --minutes 60 --known-ok      # the one-hour hunt: every form, both modes
+    scripts/fuzz.py --seed 7 --minutes 60 --known-ok      # the one-hour hunt: every form, both modes, both policies
     scripts/fuzz.py --seed N --print-scene I      # the JSON of scene I of seed N, nothing rendered
     scripts/fuzz.py --self-test                   # the reducer and the generator, no canvas-gl needed
 
@@ -32,6 +32,10 @@ Modes (--mode, default both): `valid` checks each generated scene on every form;
 it (1–3 structural mutations: keys dropped, values of the wrong type or of an extreme magnitude, op names swapped,
 lists repeated; and now and then a raw-text one: truncation, `1e999`, invalid UTF-8, 300-deep nesting) on one
 form, the forms taking turns, for crashes, hangs and split verdicts; `both` does both for every index.
+
+Diagnostics policies (--policy, default both): canvas-gl renders leniently (what it skips is a `warning:`, and
+`compare` fails when the two backends' warnings differ) or with `--strict` (each warning is the error both
+backends must give with the same words); `both` alternates scene by scene (forms then read `FORM+strict`).
 
 Text and numbers hunt (2026-11-28): a text op's string is built from runs of every Unicode general category and
 every UAX #14 line-break class (Debian's unicode-data: UnicodeData.txt, LineBreak.txt), emoji-test.txt
@@ -89,6 +93,16 @@ FORMS = {
     "tessellation": ["--path-strategy", "gpu-tessellation"],
     "atlas-r32f": ["--path-strategy", "raster-atlas", "--coverage-format", "r32f"],
 }
+
+STRICT = "+strict"
+
+
+def form_flags(form):
+    """canvas-gl's flags for a form; `FORM+strict` renders under the strict diagnostics policy (`--strict`)."""
+    if form.endswith(STRICT):
+        return form_flags(form[:-len(STRICT)]) + ["--strict"]
+    return FORMS[form]
+
 
 # The project's default bar (ImageDifference.meetsDefaultBar).
 BAR_MAX_DIFF = 8
@@ -1150,8 +1164,10 @@ class Runner:
 
     def render(self, path, backend, form):
         args = ["render", path, "--backend", backend, "-o", "/dev/null"]
+        if backend != "gles" and form.endswith(STRICT):
+            args.append("--strict")
         if backend == "gles":
-            args += ["--device", "mesa"] + FORMS[form]
+            args += ["--device", "mesa"] + form_flags(form)
         return self.run(args)
 
     def check(self, doc, form, ref_cache=None):
@@ -1163,7 +1179,7 @@ class Runner:
             os.unlink(path)
 
     def _check(self, path, form, ref_cache, allowance=1):
-        flags = ["--device", "mesa"] + FORMS[form]
+        flags = ["--device", "mesa"] + form_flags(form)
         name = "SCENE.json"
         compare = "canvas-gl compare %s --backends reference,gles %s" % (name, " ".join(flags))
         known_ref = ref_cache.get("ref") if ref_cache is not None else None
@@ -1216,7 +1232,7 @@ class Runner:
             os.unlink(path)
 
     def _alone(self, path, form, ref_cache, compare):
-        flags = ["--device", "mesa"] + FORMS[form]
+        flags = ["--device", "mesa"] + form_flags(form)
         name = "SCENE.json"
         c = compare
         compare = "canvas-gl compare %s --backends reference,gles %s" % (name, " ".join(flags))
@@ -1760,7 +1776,7 @@ def render_pixels(runner, doc, backend, form):
     try:
         args = ["render", path, "--backend", backend, "-o", png]
         if backend == "gles":
-            args += ["--device", "mesa"] + FORMS[form]
+            args += ["--device", "mesa"] + form_flags(form)
         if runner.run(args).status != "ok":
             return None
         return png_pixels(png)
@@ -2044,6 +2060,8 @@ class Fuzzer:
         mutant may not parse)."""
         data = mutant_for(self.args.seed, index, self.features)
         form = self.forms[index % len(self.forms)]
+        if self.args.policy == "strict" or (self.args.policy == "both" and index // len(self.forms) % 2 == 1):
+            form += STRICT
         path = self.runner.write(data)
         start = time.monotonic()
         try:
@@ -2070,7 +2088,11 @@ class Fuzzer:
         ref_cache = {}
         found = {}
         start = time.monotonic()
+        # Diagnostics policies (--policy): odd scenes of `both` render strict, where what lenient renders skip
+        # with a warning is an error both backends must give alike.
+        strict = self.args.policy == "strict" or (self.args.policy == "both" and index % 2 == 1)
         for form in self.forms:
+            form = form + STRICT if strict else form
             f = self.runner.check(doc, form, ref_cache)
             if f is None:
                 continue
@@ -2354,6 +2376,9 @@ def main():
     ap.add_argument("--mode", choices=["valid", "malformed", "both"], default="both",
                     help="valid scenes on every form, malformed mutants of them (one form each, in turn), or both "
                          "(default both)")
+    ap.add_argument("--policy", choices=["lenient", "strict", "both"], default="both",
+                    help="diagnostics policy canvas-gl renders with: lenient (warnings), strict (--strict: they are "
+                         "errors), or both, alternating scene by scene (default both)")
     ap.add_argument("--known-ok", action="store_true",
                     help="do not count over-bar failures a re-render shows to be a paint tie or a blend amplification "
                          "(KNOWN in this script; docs/DESIGN-NOTES.md, \"Ties and amplification\")")
