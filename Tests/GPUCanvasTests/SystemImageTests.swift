@@ -154,10 +154,19 @@ final class SystemImageTests: XCTestCase, ComparesBackends {
             ctx.draw(Image(systemName: "no.such.symbol"), in: CGRect(x: 0, y: 0, width: 20, height: 20))
         }
         XCTAssertEqual(r.drawCount, 0)
-        let img = try render(20, 20) { ctx, _ in
-            ctx.draw(Image(systemName: "no.such.symbol"), in: CGRect(x: 0, y: 0, width: 20, height: 20))
+        // As SwiftUI: nothing is drawn and the frame goes on (lenient, the default), and the render says why;
+        // a strict renderer refuses the frame with the same words.
+        let expected = #"invalid image: Image(systemName: "no.such.symbol"): no such system image (docs/system-images.md lists the names); it draws nothing"#
+        for backend in [CanvasRenderer.Backend.reference, .gles(GLESOptions(device: .mesa))] {
+            let renderer = try CanvasRenderer(backend: backend)
+            let img = try renderer.render(size: CGSize(width: 20, height: 20)) { ctx, _ in
+                ctx.draw(Image(systemName: "no.such.symbol"), in: CGRect(x: 0, y: 0, width: 20, height: 20))
+            }
+            XCTAssertTrue(img.pixels.allSatisfy { $0 == 0 }, "\(backend)")
+            XCTAssertEqual(renderer.lastReport.diagnostics.map(\.description), [expected], "\(backend)")
+            XCTAssertEqual(renderer.lastReport.diagnostics.first?.kind, .unknownSystemImage)
+            XCTAssertThrowsError(try CanvasRenderer.strict(backend: backend).render(r)) { XCTAssertEqual("\($0)", expected) }
         }
-        XCTAssertTrue(img.pixels.allSatisfy { $0 == 0 })
     }
 
     /// A symbol has no pixels to tile: both backends refuse it with the same words.
