@@ -184,3 +184,33 @@ final class ViewModifierTests: XCTestCase {
             .childFrames(in: CGRect(x: 0, y: 0, width: 80, height: 10)).map(\.width), [40, 40])
     }
 }
+
+/// Materials as styles: approximated by their tint (no backdrop blur), so ported code compiles and keeps contrast.
+final class ViewMaterialTests: XCTestCase {
+    /// A translucent white over an opaque colour, 8-bit rounding on both backends.
+    static let tolerance = 2
+
+    func testRegularMaterialOverRedIsRedUnderSixtyPercentWhite() throws {
+        let view = ZStack {
+            Color.red
+            Rectangle().fill(.regularMaterial).frame(width: 20, height: 20)
+        }
+        .frame(width: 40, height: 40)
+        let image = try ViewTesting.render(view, size: CGSize(width: 40, height: 40))
+        // SwiftUI's red (255, 59, 48) × 0.4 + 255 × 0.6.
+        ViewTesting.assertPixel(image, 20, 20, PixelRGBA8(r: 255, g: 177, b: 172, a: 255), tolerance: Self.tolerance)
+        ViewTesting.assertPixel(image, 2, 2, PixelRGBA8(r: 255, g: 59, b: 48, a: 255), tolerance: Self.tolerance)
+    }
+
+    func testBackgroundMaterialsGrowWhiterWithThickness() throws {
+        var greens: [Int] = []
+        for m in [Material.ultraThinMaterial, .thinMaterial, .regularMaterial, .thickMaterial, .ultraThickMaterial] {
+            let view = Color.black.frame(width: 10, height: 10).overlay(Rectangle().fill(m)).background(.bar)
+            let image = try ViewTesting.render(view, size: CGSize(width: 10, height: 10))
+            greens.append(Int(image.pixel(x: 5, y: 5).g))
+        }
+        XCTAssertEqual(greens, greens.sorted())
+        XCTAssertEqual(greens.first!, 77, accuracy: Self.tolerance)   // 0.3 × 255
+        XCTAssertEqual(greens.last!, 217, accuracy: Self.tolerance)   // 0.85 × 255
+    }
+}
