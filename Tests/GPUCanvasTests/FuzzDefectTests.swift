@@ -459,6 +459,41 @@ final class FuzzDefectTests: XCTestCase {
         XCTAssertGreaterThan(ink(drawn[0].image), ink(plain[0].image) + 255 * 20)
     }
 
+    // MARK: Found by issue 28's fuzzer (text from every Unicode class)
+
+    /// Renders `json` in the raster atlas's R8 coverage form (trapezoid bands, colour × coverage in the shader).
+    func renderR8(_ json: String) throws -> RasterImage {
+        let s = try scene(json)
+        let r8 = try CanvasRenderer.strict(backend: .gles(GLESOptions(device: .mesa, pathStrategy: .rasterAtlas, paintAtlas: false)))
+        return try r8.render(s.recording, scale: s.scale)
+    }
+
+    /// Twelve ₿ at 0.01 pt on one pixel (seed 2811 #132): each glyph's 8-bit mask kept a one-step trace of its
+    /// 10⁻⁵ px² of ink, and the twelve traces added up to alpha 12 where the reference has 0. Glyph masks round
+    /// to nearest now, and a pile of glyphs within a pixel of each other draws as contours.
+    func testTinyGlyphsPiledOnOnePixelDrawNothing() throws {
+        let json = #"{"format": "gpucanvas-scene/1", "size": [1, 1], "commands": [{"op": "text", "text": "₿₿₿₿₿₿₿₿₿₿₿₿", "font": {"family": "DejaVu Sans", "size": 0.01}, "shading": {"color": "black"}, "at": [0.5, 0.5]}]}"#
+        let drawn = try renderAll(json)
+        assertSame(drawn, maxDiff: Self.barMaxDiff, over2: Self.barOver2)
+        for (name, image) in drawn { XCTAssertLessThanOrEqual(alpha(image, 0, 0), 1, name) }
+        XCTAssertLessThanOrEqual(alpha(try renderR8(json), 0, 0), 1)
+    }
+
+    /// Fifty U+0301 stacked on no base (seed 103 #8): HarfBuzz puts every mark at one origin, and fifty 8-bit
+    /// masks, each rounded by up to half a level, were added up where they overlap: alpha 50 at an edge pixel
+    /// where the exact union is 25 (maxDiff 25 on both R8 forms). More than `maxStackedGlyphs` glyphs within a
+    /// pixel of each other now draw as contours, exact on every form.
+    func testFiftyStackedCombiningMarksStayWithinTheBar() throws {
+        let marks = String(repeating: "\u{0301}", count: 50)
+        let json = #"{"format": "gpucanvas-scene/1", "size": [4, 2], "commands": [{"op": "text", "text": ""# + marks + #"", "font": {"family": "DejaVu Sans Mono", "size": 10}, "shading": {"color": "black"}, "in": [0, 0, 0, 0]}]}"#
+        let drawn = try renderAll(json)
+        assertSame(drawn, maxDiff: Self.barMaxDiff, over2: Self.barOver2)
+        // The pixel the marks' edge crosses: the union's coverage, not fifty rounded ones.
+        XCTAssertEqual(alpha(drawn[0].image, 2, 1), 25, accuracy: 1)
+        XCTAssertEqual(alpha(try renderR8(json), 2, 1), alpha(drawn[0].image, 2, 1), accuracy: 2)
+        XCTAssertEqual(TextLowering.maxStackedGlyphs, 8)
+    }
+
     // MARK: Issue 28 numeric
 
     /// A 2 × 2 PNG: a red row over a blue one.
