@@ -494,6 +494,19 @@ final class FuzzDefectTests: XCTestCase {
         XCTAssertEqual(TextLowering.maxStackedGlyphs, 8)
     }
 
+    /// Four enclosing marks with no base (seed 20261128 #419: U+0488, U+20E0, U+20E3, U+A671): a dotted circle,
+    /// a keycap and two enclosing signs drawn over one another. The placed masks were added up where the inks
+    /// overlap, alpha 255 where the union of the outlines covers 75. Glyphs whose ink boxes share more than
+    /// `maxInkOverlap` of the smaller one draw as contours.
+    func testOverlappingEnclosingMarksStayWithinTheBar() throws {
+        let json = #"{"format": "gpucanvas-scene/1", "size": [60, 30], "commands": [{"op": "text", "text": "҈⃠⃣꙱", "font": {"family": "Noto Sans", "size": 10}, "shading": {"color": "black"}, "at": [30, 15]}]}"#
+        let drawn = try renderAll(json)
+        assertSame(drawn, maxDiff: Self.barMaxDiff, over2: Self.barOver2)
+        XCTAssertTrue(try renderR8(json).difference(from: drawn[0].image).meets(maxDiff: Self.barMaxDiff, over2: Self.barOver2))
+        XCTAssertEqual(TextLowering.overlap((0, 0, 4, 4), (2, 0, 6, 4)), 0.5)
+        XCTAssertEqual(TextLowering.overlap((0, 0, 4, 4), (4, 0, 6, 4)), 0)
+    }
+
     // MARK: Issue 28 numeric
 
     /// A 2 × 2 PNG: a red row over a blue one.

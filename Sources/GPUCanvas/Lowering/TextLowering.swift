@@ -225,6 +225,14 @@ enum TextLowering {
     /// neighbours any glyph's edge pixels share, stay within 5 levels, under the bar's 8; a longer pile draws
     /// as contours, whose coverage is exact.
     static let maxStackedGlyphs = 8
+    /// The largest share of the smaller ink box two of a text's glyphs may have in common for the text to be
+    /// placed. Placed masks are added up where they share pixels, while the text's coverage is the union of its
+    /// outlines: where inks overlap (enclosing marks over a dotted circle, a keycap over a notdef box) the sum
+    /// passes the union by up to a whole level of coverage (fuzz: alpha 255 against 75). Neighbours in ordinary
+    /// text share at most their side bearings' slivers; a text whose glyphs overlap more draws as contours.
+    static let maxInkOverlap = 0.25
+    /// How many preceding glyphs each glyph's ink box is compared with (marks stack on the glyphs just before).
+    static let overlapWindow = 4
 
     enum Placement {
         /// The text is not upright, has a glyph over `maxCachedEm` or a decoration bar: draw its contours.
@@ -251,6 +259,9 @@ enum TextLowering {
         var faceID = Int.min
         let start = glyphs.count
         var pileX = Double.nan, pileY = Double.nan, pile = 0
+        // The ink boxes of the last `overlapWindow` glyphs, a ring.
+        var recent = [(Double, Double, Double, Double)](repeating: (0, 0, 0, 0), count: overlapWindow)
+        var recentCount = 0
         for index in text.glyphs {
             let g = text.layout.glyphs[index]
             guard g.size > 0, g.size.isFinite else { continue }
@@ -275,6 +286,13 @@ enum TextLowering {
             }
             let b = cache.entry(for: key) ?? cachedOutline(key, face: face!, cache: cache)
             guard !b.isEmpty, ix + b.maxX > vx0, ix + b.minX < vx1, iy + b.maxY > vy0, iy + b.minY < vy1 else { continue }
+            let box = (ix + b.minX, iy + b.minY, ix + b.maxX, iy + b.maxY)
+            for k in 0 ..< min(recentCount, overlapWindow) where Self.overlap(box, recent[k]) > maxInkOverlap {
+                glyphs.removeSubrange(start...)
+                return .needsContours
+            }
+            recent[recentCount % overlapWindow] = box
+            recentCount += 1
             glyphs.append(PlacedGlyph(x: Int(ix), y: Int(iy), outline: b.outline, maskSlots: b.maskSlots))
             minX = min(minX, ix + b.minX); maxX = max(maxX, ix + b.maxX)
             minY = min(minY, iy + b.minY); maxY = max(maxY, iy + b.maxY)
@@ -282,6 +300,14 @@ enum TextLowering {
         guard minX < maxX, minY < maxY else { return .placed(nil) }
         let x0 = Int(minX.rounded(.down)), y0 = Int(minY.rounded(.down))
         return .placed(PixelRect(x: x0, y: y0, width: Int(maxX.rounded(.up)) - x0, height: Int(maxY.rounded(.up)) - y0))
+    }
+
+    /// The area two boxes (x0, y0, x1, y1) share, as a share of the smaller one's (0 when either is empty).
+    static func overlap(_ a: (Double, Double, Double, Double), _ b: (Double, Double, Double, Double)) -> Double {
+        let w = min(a.2, b.2) - max(a.0, b.0), h = min(a.3, b.3) - max(a.1, b.1)
+        guard w > 0, h > 0 else { return 0 }
+        let smaller = min((a.2 - a.0) * (a.3 - a.1), (b.2 - b.0) * (b.3 - b.1))
+        return smaller > 0 ? w * h / smaller : 0
     }
 
     /// An upright glyph's cache key and the whole device pixel its cached outline moves to: the origin snapped
