@@ -2008,6 +2008,35 @@ def _unpremultiply_tie(failure, doc, runner):
     return meets_bar(pixel_diffs(bytes(kept), r), point_pixels(doc))
 
 
+def clamped_colours(node):
+    """`node` with every `{"space": …, "rgba": […]}` colour's components clamped to 0…1."""
+    if isinstance(node, dict):
+        out = {k: clamped_colours(v) for k, v in node.items()}
+        if "space" in out and isinstance(out.get("rgba"), list):
+            out["rgba"] = [min(max(v, 0), 1) if isinstance(v, (int, float)) and not isinstance(v, bool) else v
+                           for v in out["rgba"]]
+        return out
+    if isinstance(node, list):
+        return [clamped_colours(v) for v in node]
+    return node
+
+
+def _extended_amplification(failure, doc, runner):
+    """An extended-range colour (a component past 0…1 in an extendedLinear canvas: Display P3 green at 10⁴)
+    multiplies every coverage difference the bar allows by its size, up to a whole 255 for a 10⁻⁴ sliver of
+    coverage. Verified by clamping every colour to 0…1: the two backends must then meet the bar
+    (docs/DESIGN-NOTES.md, "Ties and amplification")."""
+    if failure.kind != "over-bar" or failure.form == "reference" or doc.get("colorMode") != "extendedLinear":
+        return False
+    plain = clamped_colours(doc)
+    if plain == doc:
+        return False
+    g, r = render_pixels(runner, plain, "gles", failure.form), render_pixels(runner, plain, "reference", failure.form)
+    if g is None or r is None or g[:2] != r[:2]:
+        return False
+    return meets_bar(pixel_diffs(g[2], r[2]), point_pixels(doc))
+
+
 KNOWN = [
     ("paint-tie", "a paint discontinuity (gradient stop or seam, image texel or tile edge) within float rounding "
      "of a pixel centre, decided the other way on the GPU; verified by moving it a step far below a pixel",
@@ -2016,6 +2045,8 @@ KNOWN = [
      "verified by blending the reference's last draw over the GPU's own destination", _blend_amplification),
     ("unpremultiply-tie", "a colour filter reads the unpremultiplied colour of a pixel one backend covers by a "
      "sliver and the other not at all; verified by rendering without the filters", _unpremultiply_tie),
+    ("extended-amplification", "an extended-range colour multiplies an allowed coverage difference by its size; "
+     "verified by clamping every colour to 0…1", _extended_amplification),
 ]
 
 
