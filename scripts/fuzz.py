@@ -1902,6 +1902,10 @@ def _blend_amplification(failure, doc, runner):
     if failure.kind != "over-bar" or failure.form == "reference":
         return False
     cmds = doc["commands"]
+    # The whole frame in one plain layer or copy scope (no opacity, no state outside): composited normally over
+    # the empty canvas, the layer is its content, so the draws are judged as if they stood at the top.
+    if len(cmds) == 1 and cmds[0].get("op") in ("layer", "copy") and set(cmds[0]) == {"op", "commands"}:
+        return _blend_amplification(failure, dict(doc, commands=cmds[0]["commands"]), runner)
     if not cmds or cmds[-1].get("op") not in ("fill", "stroke", "image"):
         return False
     blend = "normal"
