@@ -83,9 +83,12 @@ if wants catalogue; then
 fi
 if wants fuzz; then
     count=${SANITIZE_FUZZ_COUNT:-1000}
-    if python3 scripts/fuzz.py --seed 20261128 --count "$count" --mode both --forms atlas-paint,tessellation \
+    # A sanitizer report ends the process non-zero, which the fuzzer counts as a crash; its over-bar findings
+    # are the differential fuzzer's business (scripts/fuzz.py), not a sanitizer's.
+    python3 scripts/fuzz.py --seed 20261128 --count "$count" --mode both --forms atlas-paint,tessellation \
         --known-ok --no-reduce --timeout 120 --canvas-gl .build-asan/debug/canvas-gl --out /tmp/sanitize-fuzz \
-        >/tmp/sanitize-fuzz.log 2>&1; then
+        >/tmp/sanitize-fuzz.log 2>&1 || true
+    if grep -q 'failures (crash 0, verdict 0' /tmp/sanitize-fuzz.log && ! grep -qE 'Sanitizer|runtime error:' /tmp/sanitize-fuzz.log; then
         step "asan+ubsan fuzz: $(tail -1 /tmp/sanitize-fuzz.log)"
     else
         step "asan+ubsan fuzz: FAILED: $(tail -1 /tmp/sanitize-fuzz.log) (log /tmp/sanitize-fuzz.log, scenes /tmp/sanitize-fuzz)"
