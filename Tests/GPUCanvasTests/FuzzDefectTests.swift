@@ -507,6 +507,24 @@ final class FuzzDefectTests: XCTestCase {
         XCTAssertEqual(TextLowering.overlap((0, 0, 4, 4), (4, 0, 6, 4)), 0)
     }
 
+    /// A 5 × 4 image at scale 10³⁸ tiled over a 10 px canvas (seed 20261129 #2693): tiles 10⁻³⁸ px wide, which
+    /// the GPU's Float coordinate cannot place (28 levels from the reference's Double). More than 65 536 tiles
+    /// between the image's origin and the canvas's far corner is refused on every backend; 16 px tiles draw.
+    func testTiledImageOfSubpixelTilesIsAnError() throws {
+        func json(_ scale: String) -> String {
+            #"{"format": "gpucanvas-scene/1", "size": [10, 1], "commands": [{"op": "fill", "path": {"rect": [0, 0, 10, 1]}, "shading": {"tiledImage": "a", "origin": [0, 0], "scale": 1}}], "resources": {"images": {"a": {"pngBase64": ""# + Self.redOverBluePNG + #"", "scale": "# + scale + #"}}}}"#
+        }
+        XCTAssertEqual(try errorsOnEveryBackend(json("1e+38")),
+                       ["invalid geometry: draw #0: tiled image repeats 5e+38 times between its origin and the canvas, more than the 65536 a GPU can place"])
+        let drawn = try renderAll(json("0.125"))
+        assertSame(drawn, maxDiff: Self.barMaxDiff, over2: Self.barOver2)
+        // The 2 × 2 image at 1/8 scale is 16 pt a side. Pixel row 0's centre is image y = 0.0625: bilinear and
+        // tiled, between the red row's centre (0.5) and the blue row's wrapped one (−0.5), 0.5625 red:
+        // 0.5625 × 255 = 143.4 red, 0.4375 × 255 = 111.6 blue.
+        let p = drawn[0].image.pixel(x: 3, y: 0)
+        XCTAssertEqual([p.r, p.g, p.b, p.a], [143, 0, 112, 255])
+    }
+
     // MARK: Issue 28 numeric
 
     /// A 2 × 2 PNG: a red row over a blue one.

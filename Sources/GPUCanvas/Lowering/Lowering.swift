@@ -721,7 +721,8 @@ private struct Builder {
             return .backdrop
         case .image(let i):
             guard let image = try ImageResolution.resolve(i, transform: d.transform.concatenating(target.deviceTransform),
-                                                          decodesSRGB: colorMode != .nonLinear, drawNumber: d.number)
+                                                          decodesSRGB: colorMode != .nonLinear, canvas: target.pixelRect,
+                                                          drawNumber: d.number)
             else { return nil }
             let buffer = image.pixels.pixels.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
             if let imageBudget, imageBytes[buffer] == nil {

@@ -261,7 +261,7 @@ enum ImageResolution {
     ///
     /// An image that could not be read → `invalidImage("draw #3: /d/logo.png: not a JPEG file (…)")`.
     static func resolve(_ i: ImagePaint, transform: CGAffineTransform, decodesSRGB: Bool,
-                        drawNumber: Int) throws -> LoweredImage? {
+                        canvas: PixelRect? = nil, drawNumber: Int) throws -> LoweredImage? {
         let pixels: RasterImage
         switch i.image.content.result {
         case .success(let p): pixels = p
@@ -300,6 +300,22 @@ enum ImageResolution {
             }
             toImage.tx = reduce(toImage.tx, i.sourceRect.minX, i.sourceRect.width)
             toImage.ty = reduce(toImage.ty, i.sourceRect.minY, i.sourceRect.height)
+            // Tiles far smaller than a pixel, seen from the canvas's farthest corner: the GPU's Float image
+            // coordinate there is off by 2⁻²⁴ of itself, a sizeable share of a tile past 65 536 tiles (the
+            // rings' measured limit, GradientResolution.maximumRepeatsFromCentre), while the reference places
+            // them in Double (fuzz: a 5 × 4 image at scale 10³⁸ tiled over 10 px, 28 levels apart). Both refuse.
+            if let canvas {
+                let corners = [(canvas.x, canvas.y), (canvas.x + canvas.width, canvas.y),
+                               (canvas.x, canvas.y + canvas.height), (canvas.x + canvas.width, canvas.y + canvas.height)]
+                let repeats = corners.map { c -> Double in
+                    let p = CGPoint(x: c.0, y: c.1).applying(toImage)
+                    return max(abs(Double(p.x)) / Double(i.sourceRect.width), abs(Double(p.y)) / Double(i.sourceRect.height))
+                }.max()!
+                if repeats > GradientResolution.maximumRepeatsFromCentre {
+                    let count = repeats < 1e15 ? String(Int(repeats.rounded())) : "\(repeats)"
+                    throw RenderError.invalidGeometry("draw #\(drawNumber): tiled image repeats \(count) times between its origin and the canvas, more than the \(Int(GradientResolution.maximumRepeatsFromCentre)) a GPU can place")
+                }
+            }
         }
         try LoweredImage.checkNearestPlacement(toDevice: toDevice, sourceRect: i.sourceRect, tiled: i.tiled, nearest: i.image.interpolation == .none, size: (pixels.width, pixels.height), drawNumber: drawNumber)
         return LoweredImage(pixels: pixels, identity: ObjectIdentifier(i.image.content), deviceToImage: toImage,
