@@ -455,6 +455,8 @@ struct RenderPass {
 /// A frame's GPU work, in order. See the note at the top of the file.
 struct CommandBuffer: CustomStringConvertible {
     var textures: [(ref: TextureRef, desc: TextureDesc)] = []
+    /// Uploads run before the first pass: instance records and paint data every pass may read.
+    var prologue: [GPUCommand] = []
     var passes: [RenderPass] = []
     /// Bytes every upload copies from.
     let staging = StagingArena()
@@ -496,6 +498,7 @@ struct CommandBuffer: CustomStringConvertible {
     }
 
     private mutating func clearPart() {
+        prologue.removeAll(keepingCapacity: true)
         passes.removeAll(keepingCapacity: true)
         staging.reset()
         instanceBufferSize = 0
@@ -539,24 +542,26 @@ struct CommandBuffer: CustomStringConvertible {
         passes.reduce(0) { n, p in n + p.commands.reduce(0) { if case .draw = $1 { return $0 + 1 }; return $0 } }
     }
     var uploadCount: Int {
-        passes.reduce(0) { n, p in
-            n + p.commands.reduce(0) {
-                switch $1 {
-                case .uploadInstances, .uploadTexture: return $0 + 1
-                default: return $0
-                }
+        passes.reduce(0) { n, p in n + Self.uploads(p.commands) } + Self.uploads(prologue)
+    }
+    private static func uploads(_ commands: [GPUCommand]) -> Int {
+        commands.reduce(0) {
+            switch $1 {
+            case .uploadInstances, .uploadTexture: return $0 + 1
+            default: return $0
             }
         }
     }
     /// Bytes copied to the GPU by all uploads.
     var uploadBytes: Int {
-        passes.reduce(0) { n, p in
-            n + p.commands.reduce(0) {
-                switch $1 {
-                case .uploadInstances(let range, _, _, _): return $0 + range.count
-                case .uploadTexture(_, let rect, let format, _): return $0 + rect.width * rect.height * format.bytesPerTexel
-                default: return $0
-                }
+        passes.reduce(0) { n, p in n + Self.uploadBytes(p.commands) } + Self.uploadBytes(prologue)
+    }
+    private static func uploadBytes(_ commands: [GPUCommand]) -> Int {
+        commands.reduce(0) {
+            switch $1 {
+            case .uploadInstances(let range, _, _, _): return $0 + range.count
+            case .uploadTexture(_, let rect, let format, _): return $0 + rect.width * rect.height * format.bytesPerTexel
+            default: return $0
             }
         }
     }
@@ -579,42 +584,45 @@ struct CommandBuffer: CustomStringConvertible {
             lines.append("  \(plural(textTiles, "text tile")) composited on the CPU from \(plural(textTilePieces, "text piece"))")
         }
         for t in textures { lines.append("  texture \(t.ref) \(t.desc)") }
+        if !prologue.isEmpty { lines.append("  prologue") }
+        for c in prologue { lines.append("    " + Self.text(c)) }
         for (i, pass) in passes.enumerated() {
             var head = "  pass \(i) → \(pass.target) load: \(pass.load)"
             if pass.originX != 0 || pass.originY != 0 { head += " origin (\(pass.originX), \(pass.originY))" }
             if let r = pass.clearRect { head += " in \(r)" }
             lines.append(head + " store: \(pass.store)")
-            for c in pass.commands {
-                let text: String
-                switch c {
-                case .bindPipeline(let p):
-                    text = "bind pipeline \(p) (program \(p.programName), blend \(p.blend))"
-                case .bindVariant(let p, let v):
-                    text = "bind pipeline \(p) (program \(p.programName)\(v), blend \(p.blend))"
-                case .bindTexture(let unit, let t):
-                    text = "bind texture unit \(unit) \(t)"
-                case .setComposite(let state):
-                    text = "set composite \(state)"
-                case .copyDestination(let r, let into):
-                    text = into == .destinationCopy ? "copy destination \(r)" : "copy destination \(r) into \(into)"
-                case .scissor(let r):
-                    text = r.map { "scissor \($0)" } ?? "scissor off"
-                case .uploadInstances(let range, let offset, let count, let p):
-                    text = "upload instances \(bytes(range.count)) to instances+\(offset) (\(count) \(p) records) from staging[\(range.lowerBound)..<\(range.upperBound)]"
-                case .uploadTexture(let t, let rect, let format, let source):
-                    let n = rect.width * rect.height * format.bytesPerTexel
-                    text = "upload \(t) \(rect) \(format) \(bytes(n)) from staging[\(source)..<\(source + n)]"
-                case .draw(let n, let offset, let p):
-                    text = "draw \(p.drawsFans ? "fan" : "strip") 4 vertices × \(n) instance\(n == 1 ? "" : "s") from instances+\(offset) (\(p))"
-                }
-                lines.append("    " + text)
-            }
+            for c in pass.commands { lines.append("    " + Self.text(c)) }
         }
         if readsBack {
             lines.append("  fence")
             if let d = desc(of: .frame) { lines.append("  readback frame \(d)") }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// One command as a line of `description`.
+    private static func text(_ c: GPUCommand) -> String {
+        switch c {
+        case .bindPipeline(let p):
+            return "bind pipeline \(p) (program \(p.programName), blend \(p.blend))"
+        case .bindVariant(let p, let v):
+            return "bind pipeline \(p) (program \(p.programName)\(v), blend \(p.blend))"
+        case .bindTexture(let unit, let t):
+            return "bind texture unit \(unit) \(t)"
+        case .setComposite(let state):
+            return "set composite \(state)"
+        case .copyDestination(let r, let into):
+            return into == .destinationCopy ? "copy destination \(r)" : "copy destination \(r) into \(into)"
+        case .scissor(let r):
+            return r.map { "scissor \($0)" } ?? "scissor off"
+        case .uploadInstances(let range, let offset, let count, let p):
+            return "upload instances \(bytes(range.count)) to instances+\(offset) (\(count) \(p) records) from staging[\(range.lowerBound)..<\(range.upperBound)]"
+        case .uploadTexture(let t, let rect, let format, let source):
+            let n = rect.width * rect.height * format.bytesPerTexel
+            return "upload \(t) \(rect) \(format) \(bytes(n)) from staging[\(source)..<\(source + n)]"
+        case .draw(let n, let offset, let p):
+            return "draw \(p.drawsFans ? "fan" : "strip") 4 vertices × \(n) instance\(n == 1 ? "" : "s") from instances+\(offset) (\(p))"
+        }
     }
 }
 

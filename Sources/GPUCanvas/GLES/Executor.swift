@@ -144,7 +144,6 @@ final class Executor {
         self.programs = programs
     }
 
-    /// Runs `cb` and returns the frame's pixels (when the buffer reads back).
     /// BGRA8 pixels read as stored (GL_EXT_read_format_bgra) → RGBA8, in place.
     static func swapRedAndBlue(_ bytes: UnsafeMutableBufferPointer<UInt8>) {
         bytes.withMemoryRebound(to: UInt32.self) { words in
@@ -159,8 +158,54 @@ final class Executor {
     /// (`CanvasRenderer.render(_:scale:into:)`); taken by that readback.
     var readbackDestination: [UInt8]?
 
+    /// What the replay of one frame keeps track of.
+    private struct Replay {
+        var textures: [TextureRef: GLResources.Texture] = [:]
+        var buffer: GLuint = 0
+        var pipeline: Pipeline?
+        var program: GLProgram?
+        /// The size of the texture on unit 0 (the atlas), for programs' u_atlasSize.
+        var unit0Size: (Int, Int)?
+        /// The current pass's target: its size and the device pixel of its corner.
+        var size = (0, 0)
+        var origin = (0, 0)
+
+        func texture(_ ref: TextureRef) throws -> GLResources.Texture {
+            guard let t = textures[ref] else { throw RenderError.gpu("internal: texture \(ref) undeclared") }
+            return t
+        }
+    }
+
+    /// Runs `cb`: its prologue, then its passes; then ends the frame with a fence and reads it back (when the
+    /// buffer reads back): the frame's pixels, or nil when the readback was deferred or not asked for.
     func execute(_ cb: CommandBuffer, timings: inout GLESFrameTimings) throws -> RasterImage? {
         let t0 = DispatchTime.now().uptimeNanoseconds
+        var replay = try beginFrame(cb)
+        for command in cb.prologue { try run(command, cb, &replay) }
+        for (index, pass) in cb.passes.enumerated() {
+            try begin(pass, index: index, cb, &replay)
+            for command in pass.commands { try run(command, cb, &replay) }
+            try context.check("pass \(index) → \(pass.target)")
+        }
+        let t1 = DispatchTime.now().uptimeNanoseconds
+        timings.submit += Double(t1 - t0) / 1e9
+        guard cb.readsBack, let desc = cb.desc(of: .frame) else { return nil }
+        if deferReadback && desc.format != .rgba16f {
+            cache.bindFramebuffer(try resources.framebuffer(.frame))
+            try startReadback(width: desc.width, height: desc.height,
+                              swapRB: desc.format == .bgra8 && context.has("GL_EXT_read_format_bgra"))
+            return nil
+        }
+        try waitForFence()
+        let t2 = DispatchTime.now().uptimeNanoseconds
+        timings.gpu += Double(t2 - t1) / 1e9
+        let image = try readBack(desc)
+        timings.readback += Double(DispatchTime.now().uptimeNanoseconds - t2) / 1e9
+        return image
+    }
+
+    /// Fixed state for the frame, and its textures and instance buffer from the pools.
+    private func beginFrame(_ cb: CommandBuffer) throws -> Replay {
         cache.invalidate()
         targetSizes.removeAll(keepingCapacity: true)
         glDisable(GLenum(GL_DEPTH_TEST))
@@ -168,167 +213,147 @@ final class Executor {
         glDisable(GLenum(GL_DITHER))  // dithering would make bytes depend on position, not on the recording
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
         glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
-
-        var textures: [TextureRef: GLResources.Texture] = [:]
+        var replay = Replay()
         for (ref, desc) in cb.textures {
-            textures[ref] = try resources.texture(ref, desc, exactSize: ref == .frame)
+            replay.textures[ref] = try resources.texture(ref, desc, exactSize: ref == .frame)
         }
-        let buffer = cb.instanceBufferSize > 0 ? try resources.instanceBuffer(size: cb.instanceBufferSize) : 0
+        replay.buffer = cb.instanceBufferSize > 0 ? try resources.instanceBuffer(size: cb.instanceBufferSize) : 0
         try context.check("allocating frame resources")
+        return replay
+    }
 
-        var currentPipeline: Pipeline?
-        var currentProgram: GLProgram?
-        /// The size of the texture on unit 0 (the atlas), for programs' u_atlasSize.
-        var unit0Size: (Int, Int)?
-        for (index, pass) in cb.passes.enumerated() {
-            guard textures[pass.target] != nil else {
-                throw RenderError.gpu("internal: pass \(index) targets undeclared texture \(pass.target)")
-            }
-            let fbo = try resources.framebuffer(pass.target)
-            cache.bindFramebuffer(fbo)
-            let size = (cb.desc(of: pass.target)!.width, cb.desc(of: pass.target)!.height)
-            cache.setViewport(width: size.0, height: size.1)
-            glDisable(GLenum(GL_SCISSOR_TEST))  // a scissor never outlives its pass
-            if case .clear(let c) = pass.load {
-                if let r = pass.clearRect {
-                    glEnable(GLenum(GL_SCISSOR_TEST))
-                    glScissor(GLint(r.x), GLint(r.y), GLsizei(r.width), GLsizei(r.height))
-                }
-                glClearColor(c.r, c.g, c.b, c.a)
-                glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
-                if pass.clearRect != nil { glDisable(GLenum(GL_SCISSOR_TEST)) }
-            }
-            currentPipeline = nil
-            for command in pass.commands {
-                switch command {
-                case .bindPipeline, .bindVariant:
-                    let p: Pipeline
-                    let program: GLProgram
-                    switch command {
-                    case .bindVariant(let pipeline, let v) where v != .none:
-                        p = pipeline
-                        let key = VariantKey(pipeline: pipeline, variant: v)
-                        if let built = variants[key] {
-                            program = built
-                        } else {
-                            program = try GLProgram.build(named: pipeline.programName, defines: v.defines)
-                            resources.programCreated()
-                            variants[key] = program
-                        }
-                    case .bindPipeline(let pipeline), .bindVariant(let pipeline, _):
-                        p = pipeline
-                        guard let built = programs[pipeline] else {
-                            throw RenderError.gpu("internal: program \(pipeline.programName) not built")
-                        }
-                        program = built
-                    default:
-                        throw RenderError.gpu("internal: unreachable")
-                    }
-                    currentProgram = program
-                    cache.useProgram(program.id)
-                    if program.atlasSize >= 0, let size = unit0Size {
-                        glUniform2f(program.atlasSize, Float(size.0), Float(size.1))
-                    }
-                    cache.setBlend(p.blend)
-                    cache.bindVertexArray(resources.vertexArray(p))
-                    let key = (size.0, size.1, pass.originX, pass.originY)
-                    if targetSizes[program.id].map({ $0 != key }) ?? true {
-                        glUniform2f(program.targetSize, Float(size.0), Float(size.1))
-                        let origin = program.uniform("u_targetOrigin")
-                        if origin >= 0 { glUniform2i(origin, GLint(pass.originX), GLint(pass.originY)) }
-                        targetSizes[program.id] = key
-                    }
-                    currentPipeline = p
-                case .setComposite(let state):
-                    guard let program = currentProgram else {
-                        throw RenderError.gpu("internal: composite state without a pipeline bound")
-                    }
-                    func rect(_ name: String, _ r: PixelRect?) {
-                        let l = program.uniform(name)
-                        guard l >= 0 else { return }
-                        let r = r ?? PixelRect(x: 0, y: 0, width: 0, height: 0)
-                        glUniform4i(l, GLint(r.x), GLint(r.y), GLint(r.width), GLint(r.height))
-                    }
-                    rect("u_sourceRect", state.source?.rect)
-                    if let m = state.maskPage {
-                        guard let t = textures[m] else { throw RenderError.gpu("internal: texture \(m) undeclared") }
-                        cache.bindTexture(unit: 2, t.id)
-                    }
-                    if let s = state.source {
-                        guard let t = textures[s.ref] else { throw RenderError.gpu("internal: texture \(s.ref) undeclared") }
-                        cache.bindTexture(unit: 3, t.id)
-                    }
-                    rect("u_source2Rect", state.second?.rect)
-                    for (name, t) in [("u_sourceTexel", state.sourceTexel), ("u_source2Texel", state.secondTexel)] {
-                        let l = program.uniform(name)
-                        if l >= 0 { glUniform2i(l, t.x, t.y) }
-                    }
-                    if let s = state.second {
-                        guard let t = textures[s.ref] else { throw RenderError.gpu("internal: texture \(s.ref) undeclared") }
-                        cache.bindTexture(unit: 6, t.id)
-                    }
-                    if let i = state.image {
-                        guard let t = textures[i] else { throw RenderError.gpu("internal: texture \(i) undeclared") }
-                        cache.bindTexture(unit: 5, t.id)
-                    }
-                case .scissor(let r):
-                    if let r {
-                        glEnable(GLenum(GL_SCISSOR_TEST))
-                        glScissor(GLint(r.x), GLint(r.y), GLsizei(r.width), GLsizei(r.height))
-                    } else {
-                        glDisable(GLenum(GL_SCISSOR_TEST))
-                    }
-                case .copyDestination(let r, let into):
-                    guard let t = textures[into] else { throw RenderError.gpu("internal: \(into) undeclared") }
-                    cache.bindTexture(unit: 4, t.id)
-                    cache.selectUnit(4)
-                    // Mesa 22.3's llvmpipe copies without waiting for queued draws that still sample the copy
-                    // (the previous shader-blended draw) or write the source: 4 of 12 renders of the
-                    // blend-modes example read stale pixels; glFlush was not enough, glFinish always was. A
-                    // hardware driver orders the copy itself, and there this route is the fast one.
-                    if context.isSoftwareDevice { glFinish() }
-                    glCopyTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, GLint(r.x), GLint(r.y), GLint(r.x), GLint(r.y),
-                                        GLsizei(r.width), GLsizei(r.height))
-                case .bindTexture(let unit, let ref):
-                    guard let t = textures[ref] else { throw RenderError.gpu("internal: texture \(ref) undeclared") }
-                    cache.bindTexture(unit: unit, t.id)
-                    if unit == 0 { unit0Size = (t.desc.width, t.desc.height) }
-                    // Normalised atlas coordinates need the allocated size (the pool may hold a larger one).
-                    if unit == 0, let program = currentProgram, program.atlasSize >= 0 {
-                        glUniform2f(program.atlasSize, Float(t.desc.width), Float(t.desc.height))
-                    }
-                case .uploadInstances(let range, let offset, _, _):
-                    cache.bindArrayBuffer(buffer)
-                    glBufferSubData(GLenum(GL_ARRAY_BUFFER), GLintptr(offset), GLsizeiptr(range.count),
-                                    cb.staging.base + range.lowerBound)
-                case .uploadTexture(let ref, let rect, let format, let source):
-                    guard let t = textures[ref] else { throw RenderError.gpu("internal: texture \(ref) undeclared") }
-                    cache.bindTextureForUpload(t.id)
-                    let (_, glFormat, glType) = GLResources.glFormat(format)
-                    glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, GLint(rect.x), GLint(rect.y), GLsizei(rect.width),
-                                    GLsizei(rect.height), glFormat, glType, cb.staging.base + source)
-                case .draw(let count, let offset, let p):
-                    guard currentPipeline == p else {
-                        throw RenderError.gpu("internal: draw for \(p) without its pipeline bound")
-                    }
-                    cache.bindArrayBuffer(buffer)
-                    setAttributes(p, offset: offset)
-                    glDrawArraysInstanced(GLenum(p.drawsFans ? GL_TRIANGLE_FAN : GL_TRIANGLE_STRIP), 0, 4, GLsizei(count))
-                }
-            }
-            try context.check("pass \(index) → \(pass.target)")
+    /// Binds the pass's target and runs its load op.
+    private func begin(_ pass: RenderPass, index: Int, _ cb: CommandBuffer, _ r: inout Replay) throws {
+        guard r.textures[pass.target] != nil, let desc = cb.desc(of: pass.target) else {
+            throw RenderError.gpu("internal: pass \(index) targets undeclared texture \(pass.target)")
         }
-        let t1 = DispatchTime.now().uptimeNanoseconds
-        timings.submit += Double(t1 - t0) / 1e9
-        guard cb.readsBack, let frame = textures[.frame], let desc = cb.desc(of: .frame) else { return nil }
-        if deferReadback && desc.format != .rgba16f {
-            cache.bindFramebuffer(try resources.framebuffer(.frame))
-            try startReadback(width: desc.width, height: desc.height,
-                              swapRB: desc.format == .bgra8 && context.has("GL_EXT_read_format_bgra"))
-            return nil
+        cache.bindFramebuffer(try resources.framebuffer(pass.target))
+        r.size = (desc.width, desc.height)
+        r.origin = (pass.originX, pass.originY)
+        cache.setViewport(width: desc.width, height: desc.height)
+        glDisable(GLenum(GL_SCISSOR_TEST))  // a scissor never outlives its pass
+        if case .clear(let c) = pass.load {
+            if let rect = pass.clearRect {
+                glEnable(GLenum(GL_SCISSOR_TEST))
+                glScissor(GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height))
+            }
+            glClearColor(c.r, c.g, c.b, c.a)
+            glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+            if pass.clearRect != nil { glDisable(GLenum(GL_SCISSOR_TEST)) }
         }
+        r.pipeline = nil
+    }
 
-        // The fence marks the end of the frame's GL work; waiting on it separates GPU time from readback.
+    /// One command (the prologue's run outside any pass: uploads only).
+    private func run(_ command: GPUCommand, _ cb: CommandBuffer, _ r: inout Replay) throws {
+        switch command {
+        case .bindPipeline(let p):
+            guard let program = programs[p] else { throw RenderError.gpu("internal: program \(p.programName) not built") }
+            bind(p, program, &r)
+        case .bindVariant(let p, let v):
+            bind(p, try program(p, v), &r)
+        case .setComposite(let state):
+            try setComposite(state, &r)
+        case .scissor(let rect):
+            if let rect {
+                glEnable(GLenum(GL_SCISSOR_TEST))
+                glScissor(GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height))
+            } else {
+                glDisable(GLenum(GL_SCISSOR_TEST))
+            }
+        case .copyDestination(let rect, let into):
+            cache.bindTexture(unit: 4, try r.texture(into).id)
+            cache.selectUnit(4)
+            // Mesa 22.3's llvmpipe copies without waiting for queued draws that still sample the copy (the
+            // previous shader-blended draw) or write the source: 4 of 12 renders of the blend-modes example read
+            // stale pixels; glFlush was not enough, glFinish always was. A hardware driver orders the copy
+            // itself, and there this route is the fast one.
+            if context.isSoftwareDevice { glFinish() }
+            glCopyTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, GLint(rect.x), GLint(rect.y), GLint(rect.x), GLint(rect.y),
+                                GLsizei(rect.width), GLsizei(rect.height))
+        case .bindTexture(let unit, let ref):
+            let t = try r.texture(ref)
+            cache.bindTexture(unit: unit, t.id)
+            if unit == 0 { r.unit0Size = (t.desc.width, t.desc.height) }
+            // Normalised atlas coordinates need the allocated size (the pool may hold a larger one).
+            if unit == 0, let program = r.program, program.atlasSize >= 0 {
+                glUniform2f(program.atlasSize, Float(t.desc.width), Float(t.desc.height))
+            }
+        case .uploadInstances(let range, let offset, _, _):
+            cache.bindArrayBuffer(r.buffer)
+            glBufferSubData(GLenum(GL_ARRAY_BUFFER), GLintptr(offset), GLsizeiptr(range.count),
+                            cb.staging.base + range.lowerBound)
+        case .uploadTexture(let ref, let rect, let format, let source):
+            cache.bindTextureForUpload(try r.texture(ref).id)
+            let (_, glFormat, glType) = GLResources.glFormat(format)
+            glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, GLint(rect.x), GLint(rect.y), GLsizei(rect.width),
+                            GLsizei(rect.height), glFormat, glType, cb.staging.base + source)
+        case .draw(let count, let offset, let p):
+            guard r.pipeline == p else { throw RenderError.gpu("internal: draw for \(p) without its pipeline bound") }
+            cache.bindArrayBuffer(r.buffer)
+            setAttributes(p, offset: offset)
+            glDrawArraysInstanced(GLenum(p.drawsFans ? GL_TRIANGLE_FAN : GL_TRIANGLE_STRIP), 0, 4, GLsizei(count))
+        }
+    }
+
+    /// The specialised program of `variant`, built on first use.
+    private func program(_ pipeline: Pipeline, _ variant: ShaderVariant) throws -> GLProgram {
+        guard variant != .none else {
+            guard let built = programs[pipeline] else {
+                throw RenderError.gpu("internal: program \(pipeline.programName) not built")
+            }
+            return built
+        }
+        let key = VariantKey(pipeline: pipeline, variant: variant)
+        if let built = variants[key] { return built }
+        let program = try GLProgram.build(named: pipeline.programName, defines: variant.defines)
+        resources.programCreated()
+        variants[key] = program
+        return program
+    }
+
+    /// Makes `program` current with its pipeline's blend state and vertex layout, and the pass's target size.
+    private func bind(_ p: Pipeline, _ program: GLProgram, _ r: inout Replay) {
+        r.program = program
+        cache.useProgram(program.id)
+        if program.atlasSize >= 0, let size = r.unit0Size {
+            glUniform2f(program.atlasSize, Float(size.0), Float(size.1))
+        }
+        cache.setBlend(p.blend)
+        cache.bindVertexArray(resources.vertexArray(p))
+        let key = (r.size.0, r.size.1, r.origin.0, r.origin.1)
+        if targetSizes[program.id].map({ $0 != key }) ?? true {
+            glUniform2f(program.targetSize, Float(r.size.0), Float(r.size.1))
+            let origin = program.uniform("u_targetOrigin")
+            if origin >= 0 { glUniform2i(origin, GLint(r.origin.0), GLint(r.origin.1)) }
+            targetSizes[program.id] = key
+        }
+        r.pipeline = p
+    }
+
+    /// The composite programs' per-draw state: source rectangles and texels, and the textures they read.
+    private func setComposite(_ state: CompositeState, _ r: inout Replay) throws {
+        guard let program = r.program else { throw RenderError.gpu("internal: composite state without a pipeline bound") }
+        func rect(_ name: String, _ rect: PixelRect?) {
+            let l = program.uniform(name)
+            guard l >= 0 else { return }
+            let rect = rect ?? PixelRect(x: 0, y: 0, width: 0, height: 0)
+            glUniform4i(l, GLint(rect.x), GLint(rect.y), GLint(rect.width), GLint(rect.height))
+        }
+        rect("u_sourceRect", state.source?.rect)
+        rect("u_source2Rect", state.second?.rect)
+        for (name, t) in [("u_sourceTexel", state.sourceTexel), ("u_source2Texel", state.secondTexel)] {
+            let l = program.uniform(name)
+            if l >= 0 { glUniform2i(l, t.x, t.y) }
+        }
+        if let m = state.maskPage { cache.bindTexture(unit: 2, try r.texture(m).id) }
+        if let s = state.source { cache.bindTexture(unit: 3, try r.texture(s.ref).id) }
+        if let s = state.second { cache.bindTexture(unit: 6, try r.texture(s.ref).id) }
+        if let i = state.image { cache.bindTexture(unit: 5, try r.texture(i).id) }
+    }
+
+    /// Waits for the fence that marks the end of the frame's GL work (separating GPU time from readback).
+    private func waitForFence() throws {
         guard let fence = glFenceSync(GLenum(GL_SYNC_GPU_COMMANDS_COMPLETE), 0) else {
             throw RenderError.gpu("glFenceSync failed: \(GLErrorName.name(glGetError()))")
         }
@@ -336,24 +361,22 @@ final class Executor {
         var waited = 0
         while true {
             let r = glClientWaitSync(fence, GLbitfield(GL_SYNC_FLUSH_COMMANDS_BIT), 1_000_000_000)
-            if r == GLenum(GL_ALREADY_SIGNALED) || r == GLenum(GL_CONDITION_SATISFIED) { break }
+            if r == GLenum(GL_ALREADY_SIGNALED) || r == GLenum(GL_CONDITION_SATISFIED) { return }
             if r == GLenum(GL_WAIT_FAILED) { throw RenderError.gpu("glClientWaitSync failed: \(GLErrorName.name(glGetError()))") }
             waited += 1
             if waited >= 60 { throw RenderError.gpu("the frame's GL work did not finish within 60 s (GL_TIMEOUT_EXPIRED)") }
         }
-        let t2 = DispatchTime.now().uptimeNanoseconds
-        timings.gpu += Double(t2 - t1) / 1e9
+    }
 
+    /// The frame's pixels. A BGRA8 frame reads back as stored (GL_EXT_read_format_bgra) and swaps R and B
+    /// here: cheaper than letting the driver convert. A linear-light frame reads floats, encoded to sRGB
+    /// bytes as the reference does.
+    private func readBack(_ desc: TextureDesc) throws -> RasterImage {
         cache.bindFramebuffer(try resources.framebuffer(.frame))
-        _ = frame
-        // A BGRA8 frame reads back as stored (GL_EXT_read_format_bgra) and swaps R and B here: cheaper than
-        // letting the driver convert (llvmpipe: 1024² in ~0.5 ms less).
         if desc.format == .rgba16f {
-            // A linear-light frame: read as floats, encoded to sRGB bytes as the reference does.
             var values = [Float](repeating: 0, count: desc.width * desc.height * 4)
             glReadPixels(0, 0, GLsizei(desc.width), GLsizei(desc.height), GLenum(GL_RGBA), GLenum(GL_FLOAT), &values)
             try context.check("readback")
-            timings.readback += Double(DispatchTime.now().uptimeNanoseconds - t2) / 1e9
             return RasterImage(width: desc.width, height: desc.height, pixels: OutputEncoding.encodeLinear(values))
         }
         let swapRB = desc.format == .bgra8 && context.has("GL_EXT_read_format_bgra")
@@ -376,7 +399,6 @@ final class Executor {
             }
         }
         try context.check("readback")
-        timings.readback += Double(DispatchTime.now().uptimeNanoseconds - t2) / 1e9
         return RasterImage(width: desc.width, height: desc.height, pixels: pixels)
     }
 

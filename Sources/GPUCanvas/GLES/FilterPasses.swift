@@ -137,7 +137,7 @@ struct FilterPassList {
     }
 }
 
-extension CompositingEncoder {
+extension CompositeGather {
     /// Emits `list`'s passes one render pass each, into pooled filter images (`TextureRef.filterImage`), for a
     /// layer read from `layer`; returns where each pass's output lives.
     func emitImmediately(_ list: FilterPassList, layer: FilterImageLocation) -> [FilterImageLocation] {
@@ -152,12 +152,13 @@ extension CompositingEncoder {
             var slot = 0
             while inUse.contains(slot) { slot += 1 }
             inUse.insert(slot)
-            let out = FilterImageLocation(ref: .filterImage(slot), box: spec.box)
-            push(Target(ref: out.ref, box: spec.box, clear: .transparent, cleared: true))
-            if !dry { declareAtLeast(out.ref, spec.box, .rgba16f) }
+            let image = FilterImageLocation(ref: .filterImage(slot), box: spec.box)
+            record(.push(CompositeTarget(ref: image.ref, box: spec.box, clear: .transparent, cleared: true)))
+            record(.declare(image.ref, TextureDesc(width: spec.box.width, height: spec.box.height, format: .rgba16f),
+                            atLeast: true))
             emitFilterPass(spec, source: location(spec.source), second: spec.second.map(location), shift: (0, 0))
-            _ = pop()
-            outputs.append(out)
+            record(.pop)
+            outputs.append(image)
             // Images no later pass reads go back to the pool (the composite's own are kept).
             for j in 0 ... i where lastReads[j] == i && j != finalIndex(list) && j != lastInputIndex(list) {
                 if case .filterImage(let n) = outputs[j].ref { inUse.remove(n) }
@@ -174,7 +175,6 @@ extension CompositingEncoder {
                         shift: (Int, Int)) {
         let row = paintRow(spec.parameters)
         let prefilterRow = spec.prefilter.isEmpty ? -1 : paintRow(ColorFilterFormulas.packedTexels(spec.prefilter))
-        guard !dry else { return }
         var instance = full(spec.box, paint: .solid, color: spec.color)
         instance.paintRow = Int16(row)
         instance.secondRow = Int16(prefilterRow)
@@ -186,6 +186,6 @@ extension CompositingEncoder {
         var state = CompositeState(source: (source.ref, source.box), second: second.map { ($0.ref, $0.box) })
         state.sourceTexel = source.texel
         state.secondTexel = second?.texel ?? .zero
-        append(instance, pipeline: .filter, state: state, variant: variant)
+        record(.instance(instance, .filter, state, variant: variant, copyBox: nil))
     }
 }

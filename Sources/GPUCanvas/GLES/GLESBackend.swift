@@ -5,85 +5,21 @@
 // CPU scratch (flattening stores, coverage accumulators, band arenas, the command buffer's staging arena);
 // all are reused across frames, so a steady animation allocates no GL objects after its first frames.
 //
-// A frame is: plan (`Planner`: the shared lowering validates and flattens/strokes on all cores; a leading
-// opaque full-canvas fill folds into the clear colour; a frame of plain solid source-over draws lets the
-// `PathStrategy` fill the command buffer (the fast path), any other goes through the `CompositingEncoder`)
-// → execute (`Executor`: replay through `GLStateCache`, fence, glReadPixels). Device row 0 is GL row 0, so
-// the readback needs no flip.
-// The last frame's command buffer stays readable (`CanvasRenderer.lastGPUCommandDump`, `--dump-gpu`).
+// A frame is: encode (`FrameEncoder`: lower → fold the clear colour → the direct or the composite route, each
+// coverage then emit) → execute (`Executor`: replay through `GLStateCache`, fence, glReadPixels). Device row 0
+// is GL row 0, so the readback needs no flip. The last frame's command buffer stays readable
+// (`CanvasRenderer.lastGPUCommandDump`, `--dump-gpu`).
 //
-// Path strategies (docs/DESIGN-NOTES.md "Coverage"), chosen per device, overridable with `GLESOptions.pathStrategy`:
-// - `rasterAtlas` (software rasterizers, i.e. llvmpipe): exact-area coverage on the CPU
-//   (`CoverageAccumulator`: dense signed-area rows with a sparse prefix sum), trimmed into bands that are
-//   shelf-packed into an atlas and (on the fast path) composited by one instanced draw per atlas batch. On
-//   llvmpipe the fast path's atlas is in "paint" form (`GLESOptions.paintAtlas`): the CPU bakes
-//   premultiplied colour × coverage into BGRA8 texels, bands are plain rectangles, the frame is BGRA8 and
-//   `atlas_blit` only samples; elsewhere (or with `paintAtlas: false`) R8 coverage × instance colour over
-//   trapezoid bands (`atlas_cover`).
-// - `gpuTessellation` (hardware GPUs): segments accumulate the same exact areas into an R32F atlas with
-//   additive blending, then one instanced cover draw applies the fill rule and the paint.
-// On the compositing route both hand their coverage (R8 coverage, or R32F signed area) to the compositing
-// encoder's programs instead. Both meet docs/DESIGN-NOTES.md's bar against the reference on llvmpipe in every GLES form
-// (`Tests/ConformanceTests`).
-//
-// Measured on llvmpipe (Mesa 22.3, 2 cores), which decided the raster-atlas shape:
-// - a blended pixel costs ~2.5 ns with a flat colour and ~4–5 ns with one atlas sample; texelFetch at
-//   gl_FragCoord is ~20 % slower than texture() at an interpolated coordinate (distinct texels); an R8 atlas
-//   samples as fast as RGBA8 and uploads a quarter of the bytes; R16F/R32F coverage changes no pixel by
-//   more than one step (`testCoverageFormatsAgree`) and costs 2–4× the upload and CPU stores, so R8 it is;
-// - each triangle costs ~0.6 µs of setup, so a path is one to a few instances, never one per segment;
-//   bands are only split off where they save more pixels than an instance costs (~256);
-// - uploading into an atlas that a queued draw still samples makes llvmpipe finish that draw first, so
-//   the atlas is one tall 2048 × ≤ 8192 texture, uploaded once per frame in the common case;
-// - branching around the atlas sample, `discard` on zero coverage and BGRA formats buy nothing there
-//   (on the general path, that is; see below).
-//
-// Mesa's linear rasterizer (measured 2026-11, Mesa 22.3.6, llvmpipe LLVM 15, 2 cores shared, so medians):
-// llvmpipe has a second, 8-bit "linear" path (lp_linear.c, lp_rast_linear.c, lp_setup_rect.c) that blends
-// whole spans of axis-aligned rectangles in unorm8 instead of running the float shader on 4×4 quads. It
-// engaged only when all of these held (checked with LP_PERF=no_rast_linear, which undoes the gain):
-// - the fragment shader is texture() of a smooth varying, nothing else: `v_color * texture()` (an input
-//   in an fmul), a flat varying, or R8 coverage × colour fall back to the general path;
-// - the texture is B8G8R8A8 (GL_EXT_texture_format_BGRA8888), NEAREST, CLAMP_TO_EDGE: an RGBA8 texture
-//   does not engage it in 22.3, and nor does a BGRA8 texture into an RGBA8 frame;
-// - the frame is B8G8R8A8 without depth; blending is off or (ONE, ONE_MINUS_SRC_ALPHA);
-// - each instance is a rectangle drawn as a 4-vertex TRIANGLE_FAN (or 6-vertex TRIANGLES) with w = 1: a
-//   4-vertex strip is only recognised with first-vertex provoking (not GLES's), and trapezoids are
-//   triangles.
-// A standalone microbenchmark (3900 instanced 40–90 × 20–40 px quads, 7.6 M blended pixels, 1024² frame):
-// R8 coverage × flat colour, strips 33 ms; RGBA8 texture() alone 36–38 ms (no path); BGRA8 texture() into
-// BGRA8, fans 19.7 ms (33 ms with LP_PERF=no_rast_linear); the same as trapezoid strips 41–47 ms. Per
-// rectangle ~0.4 µs (4 × 4 quads: 25 ms for 60 000) against ~1 µs for the general path's strip; per pixel
-// ~1.4–2.2 ns against ~3.8–4.5 ns. So the paint form trades 4× the atlas bytes (colour baked in through an
-// 8.24 fixed-point table per path) and rectangles for trapezoids (S1: 7.59 M pixels instead of 7.53 M; a
-// thin 45° stroke roughly doubles) for a rasterizer twice as fast. Per-shelf uploads of the used width and
-// tighter shelves cut S1's BGRA8 upload from 39 to 32 MiB; reading the BGRA8 frame back as BGRA and
-// swapping R and B here beats the driver's conversion (1.5 → 1.1 ms).
-// S1-fills / S2-strokes, five interleaved runs of `bench --frames 10 --stages` each, before → after:
-// frame medians 49.0 → 40.9 ms and 78.9 → 66.2 ms; S1's stages gpu 32 → 16 ms, coverage 12.7 → 15.5 ms (the
-// table pass writes 30 MB), submit 2.8 → 5.5 ms (the upload), readback 0.8 → 1.1 ms.
-// Tried and dropped: non-temporal stores for the table pass (7 → 17 ms: band rows are too short, and the
-// upload reads the rows from cache anyway); huge pages for the staging (they applied, no measurable
-// change); an instance cost of 128 px for rectangle bands (S1: −4 % pixels, +44 % instances, no measurable
-// change); LP_NUM_THREADS=4 (no change; 1 doubles the gpu stage). LP_PERF=no_linear changes nothing.
-// Pipelining (2026-11-23): S1 cut into 2–4 parts, each flushed to llvmpipe while the CPU stages the next
-// into a second atlas and instance buffer, measured no faster (5 interleaved runs: 49.8 ms whole, 51.2 /
-// 49.9 / 57.2 ms in 2 / 3 / 4 parts): both cores are already busy (1.75 of 2), so the CPU and llvmpipe only
-// trade time slices. Parts stay for bounding memory (`RasterAtlasStrategy.partPixels`).
-// The gaps of a paint atlas's shelves are never sampled, so its staging is not zeroed.
-// Solid interiors (2026-11-23; `RasterAtlasStrategy`): a band's columns of full coverage on all its rows are drawn from a one-row
-// strip of the path's full texel (the vertex shader holds v at the strip's row, so dv/dy = 0 and the linear
-// sampler still copies 1:1 spans); only the sides are baked and uploaded. S1: 32.1 → 20.0 MiB uploaded,
-// 3863 → 6635 rectangles, frame medians 44.4 → 39.5 ms, the same bytes out. Where llvmpipe's time goes now
-// (perf, S1): its rasterizer threads are ~40 % of the process's samples, a third of that the linear
-// sampler's span copies. Those copies are what a pixel's price depends on: ten translucent 1023² rectangles
-// composite in 8–9 ms from strips (~0.8 ns a pixel, wall, both cores) and in 21–26 ms from baked texels
-// (~2.2 ns: each texel is read once, from an atlas of tens of MiB). S1 bakes ~5 M of its 7.5 M pixels (the
-// edges of 2000 small shapes), so its compositing costs ~12 ms before any coverage is computed.
-// Zero-copy uploads (2026-11-23): none that keeps the linear rasterizer. A pixel-buffer-object upload copies
-// as glTexSubImage2D does; GL_EXT_buffer_storage with GL_EXT_texture_buffer would let the CPU bake texels
-// in place, but a buffer texture is not sampled by the linear path; GL_EXT_memory_object_fd imports only
-// memory files that carry Mesa's private header. So S1's ~5 ms memmove of the upload, on one core, stays.
+// Path strategies (docs/ARCHITECTURE.md, "Coverage"), overridable with `GLESOptions.pathStrategy`:
+// - `rasterAtlas`, the default everywhere: exact-area coverage on the CPU (`CoverageAccumulator`), trimmed into
+//   bands that are shelf-packed into an atlas. On a software rasterizer with GL_EXT_texture_format_BGRA8888
+//   the direct route asks for it in the paint form (`GLESOptions.paintAtlas`): premultiplied colour × coverage
+//   baked into BGRA8 texels, bands as plain rectangles into a BGRA8 frame, the shape llvmpipe's 8-bit linear
+//   rasterizer takes; elsewhere R8 coverage × instance colour over trapezoid bands.
+// - `gpuTessellation`: segments accumulate the same exact areas into an R32F atlas with additive blending, and
+//   the cover draw applies the fill rule and the paint.
+// Why the raster atlas wins on both llvmpipe and an NVIDIA H200, and what llvmpipe's linear rasterizer needs:
+// docs/performance.md.
 
 import CGLES
 import Foundation
@@ -197,7 +133,7 @@ final class GLESBackend: RenderBackend {
     private let resources: GLResources
     private var programs: [Pipeline: GLProgram] = [:]
     private let executor: Executor
-    private let planner: Planner
+    private let encoder: FrameEncoder
     private let strategy: PathStrategy
     private var commandBuffer = CommandBuffer()
     private(set) var lastTimings = GLESFrameTimings()
@@ -205,7 +141,7 @@ final class GLESBackend: RenderBackend {
 
     var name: String { "\(context.renderer) (\(context.chosenDevice), \(strategyKind))" }
     var glyphCacheStatistics: GlyphCacheStatistics {
-        var stats = planner.glyphCacheStatistics
+        var stats = encoder.glyphCacheStatistics
         if let atlas = strategy as? RasterAtlasStrategy {
             for cache in atlas.glyphMaskCaches {
                 stats.masks += cache.count
@@ -223,13 +159,12 @@ final class GLESBackend: RenderBackend {
     init(options: GLESOptions, atlasSizeLimit: Int? = nil, partPixelLimit: Int? = nil, textRunAreaLimit: Int? = nil,
          features: Lowering.Features = .drawnByBothBackends) throws {
         self.options = options
-        planner = Planner(features: features)
+        encoder = FrameEncoder(features: features)
         let context = try GLContext(selection: options.device)
         defer { context.releaseCurrent() }
         self.context = context
-        // The raster atlas everywhere: on an NVIDIA H200 (16 CPU cores, 2026-11-26, `scripts/gpu-device.sh`) it
-        // beat GPU tessellation on every bench scene (medians of 20 frames, ms: S1 12.2 against 22.9, S2 19.5
-        // against 77.9, S4 2.8 against 3.5, S6 7.5 against 46.1), as it does on llvmpipe.
+        // The raster atlas everywhere: it beat GPU tessellation on every bench scene on llvmpipe and on an
+        // NVIDIA H200 (docs/performance.md).
         strategyKind = options.pathStrategy ?? .rasterAtlas
         resources = GLResources(cache: cache)
         if strategyKind == .gpuTessellation {
@@ -250,7 +185,7 @@ final class GLESBackend: RenderBackend {
                 && context.has("GL_EXT_texture_format_BGRA8888")
             strategy = RasterAtlasStrategy(format: format, paint: paint,
                                            maxTextureSize: min(context.maxTextureSize, atlasSizeLimit ?? .max),
-                                           workers: planner.workers,
+                                           workers: encoder.workers,
                                            partPixels: partPixelLimit ?? RasterAtlasStrategy.defaultPartPixels,
                                            textRunMaxArea: textRunAreaLimit ?? RasterAtlasStrategy.defaultTextRunMaxArea)
         case .gpuTessellation:
@@ -385,8 +320,8 @@ final class GLESBackend: RenderBackend {
         var timings = GLESFrameTimings()
         hasFrame = false
         let executor = self.executor
-        try planner.plan(recording, target: target, strategy: strategy, blendRoute: blendRoute,
-                         maxTextureSize: context.maxTextureSize, into: &commandBuffer, timings: &timings) {
+        let device = FrameEncoder.Device(strategy: strategy, route: blendRoute, maxTextureSize: context.maxTextureSize)
+        try encoder.encode(recording, target: target, device: device, into: &commandBuffer, timings: &timings) {
             _ = try executor.execute($0, timings: &$1)
         }
         return (try executor.execute(commandBuffer, timings: &timings), timings)

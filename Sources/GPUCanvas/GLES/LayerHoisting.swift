@@ -12,15 +12,13 @@
 // - the filter rounds: the layers' filter passes (`FilterPassList`) scheduled as early as their inputs allow,
 //   each round one pass into its own atlas (`filterAtlas(round, page)`);
 // - then the frame pass, where each hoisted layer's composite reads its final image from its region.
-// S4-blur-layers: 5 passes. Layers nested in layers, and those past `hoistedTexelBudget`, are drawn in order.
-// Paint layers (2026-11-25): a layer whose content is only solid `.normal` unclipped draws, in a BGRA8 page, is
-// drawn by the path strategy's paint form (`drawPaintLayers`: baked colour × coverage, `atlas_blit`, which
-// llvmpipe runs on its 8-bit linear rasterizer) instead of the composite programs' R8 coverage × colour
-// (~2.8 ns a pixel there); and the layers are packed tallest first, since each page is cleared whole.
-// S4-blur-layers: the same bytes; page 2048 × 1700 → 2048 × 856; upload 0.87 → 1.9 MiB (BGRA8 sides);
-// frame medians 16.5 → 14.4 ms (5 interleaved runs of 20 frames, busy 2-core host).
+// Layers nested in layers, and those past `hoistedTexelBudget`, are drawn in order.
+// Paint layers: a layer whose content is only solid `.normal` unclipped draws, in a BGRA8 page, is drawn from
+// paint-form coverage (baked colour × coverage, `atlas_blit`, which llvmpipe runs on its 8-bit linear
+// rasterizer) instead of the composite programs' R8 coverage × colour; and the layers are packed tallest
+// first, since each page is cleared whole (figures: docs/performance.md).
 
-extension CompositingEncoder {
+extension CompositeGather {
     /// Most layer-atlas texels one frame hoists (2²⁴: 64 MiB of RGBA8); later layers are drawn in order.
     static let hoistedTexelBudget = 1 << 24
 
@@ -31,8 +29,8 @@ extension CompositingEncoder {
         var composite: LayerComposite
         var layer: FilterImageLocation
         var passes: FilterPassList
-        /// Its content is only solid `.normal` unclipped draws into a page of bytes: the path strategy draws it
-        /// in its paint form (`PathStrategy.paintsLayers`) instead of through the composite programs.
+        /// Its content is only solid `.normal` unclipped draws into a page of bytes: it is drawn from
+        /// paint-form coverage (`GatheredFrame.paintLayers`) instead of through the composite programs.
         var paint = false
         /// Per pass: its round and its place in that round's atlas.
         var placements: [(round: Int, page: Int, region: PixelRect)] = []
@@ -45,14 +43,21 @@ extension CompositingEncoder {
         }
     }
 
-    /// Finds the hoistable layers and lays out their atlases (the same in the dry and the real run).
+    /// A top-level layer whose content is draws only: its push and pop ops.
+    private typealias Candidate = (start: Int, end: Int, box: PixelRect, precise: Bool, composite: LayerComposite)
+
+    /// Finds the hoistable layers and lays out their atlases and filter rounds.
     func layoutHoisting() {
-        hoisted.removeAll(keepingCapacity: true)
-        layerAtlasPages.removeAll(keepingCapacity: true)
-        filterAtlasPages.removeAll(keepingCapacity: true)
+        let found = hoistableLayers()
+        guard !found.isEmpty else { return }
+        packLayers(found)
+        scheduleFilterRounds()
+    }
+
+    /// The frame's top-level layers whose content is draws only.
+    private func hoistableLayers() -> [Candidate] {
         let ops = frame.ops
-        // Top-level layers whose content is draws only.
-        var found: [(start: Int, end: Int, box: PixelRect, precise: Bool, composite: LayerComposite)] = []
+        var found: [Candidate] = []
         var i = 0
         while i < ops.count {
             guard case .pushLayer(let box, let precise) = ops[i] else { i += 1; continue }
@@ -72,8 +77,12 @@ extension CompositingEncoder {
             }
             i += 1
         }
-        guard !found.isEmpty else { return }
-        // The layer atlases, one packer per format.
+        return found
+    }
+
+    /// The layers in layer atlases, one packer per format, as far as `hoistedTexelBudget` allows.
+    private func packLayers(_ found: [Candidate]) {
+        let ops = frame.ops
         let half = frameFormat != .rgba16f
         let widest = found.map(\.box.width).max() ?? 1
         let pageWidth = min(maxTextureSize, max(2048, widest))
@@ -96,14 +105,14 @@ extension CompositingEncoder {
             let precise = l.precise && half
             var slot = packers[precise]!.allocate(width: l.box.width, height: l.box.height)
             if slot == nil {
-                layerAtlasPages.append((precise, pageIndex[precise]!, pageWidth, packers[precise]!.usedHeight))
+                out.layerAtlasPages.append((precise, pageIndex[precise]!, pageWidth, packers[precise]!.usedHeight))
                 pageIndex[precise]! += 1
                 packers[precise]!.reset()
                 slot = packers[precise]!.allocate(width: l.box.width, height: l.box.height)
             }
             guard let s = slot else { break }
             let ref: TextureRef = precise ? .preciseLayerAtlas(pageIndex[precise]!) : .layerAtlas(pageIndex[precise]!)
-            let paint = !precise && frameFormat == .bgra8 && (strategy?.paintsLayers ?? false)
+            let paint = !precise && frameFormat == .bgra8 && paintFormLayers
                 && ops[(l.start + 1) ..< l.end].allSatisfy {
                     guard case .draw(let d) = $0, d.clip == nil, d.blend == .normal, case .solid = d.paint else { return false }
                     return true
@@ -114,9 +123,13 @@ extension CompositingEncoder {
                                             passes: FilterPassList(l.composite.filter), paint: paint)
         }
         for precise in [false, true] where packers[precise]!.usedHeight > 0 {
-            layerAtlasPages.append((precise, pageIndex[precise]!, pageWidth, packers[precise]!.usedHeight))
+            out.layerAtlasPages.append((precise, pageIndex[precise]!, pageWidth, packers[precise]!.usedHeight))
         }
-        // The filter rounds: a pass runs one round after the latest of its inputs (the layer is round 0).
+    }
+
+    /// The filter rounds: a pass runs one round after the latest of its inputs (the layer is round 0); each
+    /// round's passes are packed into its own atlas pages.
+    private func scheduleFilterRounds() {
         var rounds: [[(layer: Int, pass: Int)]] = []
         for start in hoisted.keys.sorted() {
             var roundOf: [Int] = []
@@ -153,82 +166,58 @@ extension CompositingEncoder {
         }
     }
 
-    /// The content of the page's paint layers, drawn by the path strategy's paint form (baked colour ×
-    /// coverage, `atlas_blit`) into the page's open pass, into an atlas of its own (`.atlas(1)`): each path's
-    /// rectangles cut to its layer's box and moved to its region. Their coverage is not in the encoder's.
-    private func drawPaintLayers(_ starts: [Int], page: (precise: Bool, index: Int, width: Int, height: Int)) {
-        guard !dry, !starts.isEmpty, let strategy else { return }
+    /// The page's paint layers: their draws for the paint form, each kept within its layer's box and moved to
+    /// its region; drawn from their own coverage (`GatheredFrame.paintLayers`), not the composite programs'.
+    private func gatherPaintLayers(_ starts: [Int]) {
+        guard !starts.isEmpty else { return }
         var paths: [PreparedPath] = []
         var placements: [(shift: (Int, Int), clip: PixelRect)] = []
         for start in starts {
             let h = hoisted[start]!
             let shift = (Int(h.layer.texel.x) - h.layer.box.x, Int(h.layer.texel.y) - h.layer.box.y)
             for op in frame.ops[(start + 1) ..< h.end] {
-                guard case .draw(let d) = op, case .solid(let c) = d.paint else { continue }
-                let o = d.opacity, s = d.shape
-                paths.append(PreparedPath(drawIndex: d.number, store: s.store, contours: s.contours,
-                                          edgeCount: s.edgeCount, box: s.box, rule: s.rule, antialiased: s.antialiased,
-                                          color: RGBA(r: c.r * o, g: c.g * o, b: c.b * o, a: c.a * o),
-                                          mayHaveInteriors: s.mayHaveInteriors, glyphs: s.glyphs))
+                guard case .draw(let d) = op, let path = PreparedPath(solid: d) else { continue }
+                paths.append(path)
                 placements.append((shift, h.layer.box))
             }
         }
         guard !paths.isEmpty else { return }
-        let pass = cb.passes.count - 1
-        let before = cb.passes[pass].commands.count
-        var frameEncoding = FrameEncoding(width: page.width, height: page.height, clearColor: .transparent, replay: nil)
-        frameEncoding.target = .layerAtlas(page.index)
-        frameEncoding.atlas = .atlas(1)
-        frameEncoding.placements = placements
-        var timings = GLESFrameTimings()
-        // Not split into parts (no replay), so nothing throws.
-        try? strategy.encode(paths, stores: frame.stores, frame: frameEncoding, into: &cb, timings: &timings)
-        precondition(cb.passes.count - 1 == pass, "internal: the paint layers' draws left the page's pass")
-        // Their instances are uploaded at the frame's start with the encoder's, before any draw reads the buffer.
-        var k = before
-        while k < cb.passes[pass].commands.count {
-            if case .uploadInstances = cb.passes[pass].commands[k] {
-                paintHead.append(cb.passes[pass].commands.remove(at: k))
-            } else {
-                k += 1
-            }
-        }
-        boundPipeline = nil
-        boundState = nil
-        if cb.desc(of: .atlas(0)) != nil { cb.passes[pass].commands.append(.bindTexture(unit: 0, .atlas(0))) }
+        out.paintLayers.append((paths, placements))
+        record(.paintLayers(out.paintLayers.count - 1))
     }
 
     /// Draws every hoisted layer's content into the layer atlases, then their filter rounds.
     func drawHoisted() {
         guard !hoisted.isEmpty else { return }
         let order = hoisted.keys.sorted()
-        for page in layerAtlasPages {
+        for page in out.layerAtlasPages {
             let ref: TextureRef = page.precise ? .preciseLayerAtlas(page.index) : .layerAtlas(page.index)
             let box = PixelRect(x: 0, y: 0, width: page.width, height: page.height)
-            push(Target(ref: ref, box: box, clear: .transparent))
-            if !dry { declareAtLeast(ref, box, page.precise ? .rgba16f : frameFormat) }
-            openPass()
-            drawPaintLayers(order.filter { hoisted[$0]!.layer.ref == ref && hoisted[$0]!.paint }, page: page)
+            record(.push(CompositeTarget(ref: ref, box: box, clear: .transparent)))
+            record(.declare(ref, TextureDesc(width: box.width, height: box.height,
+                                             format: page.precise ? .rgba16f : frameFormat), atLeast: true))
+            record(.openPass)
+            gatherPaintLayers(order.filter { hoisted[$0]!.layer.ref == ref && hoisted[$0]!.paint })
             for start in order where hoisted[start]!.layer.ref == ref && !hoisted[start]!.paint {
                 let h = hoisted[start]!
                 let region = PixelRect(x: Int(h.layer.texel.x), y: Int(h.layer.texel.y), width: h.layer.box.width,
                                        height: h.layer.box.height)
                 // A draw may reach past its layer's box; the scissor keeps it out of its neighbours.
-                scissor(region)
-                shift = (region.x - h.layer.box.x, region.y - h.layer.box.y)
+                record(.scissor(region))
+                record(.shift(region.x - h.layer.box.x, region.y - h.layer.box.y))
                 for op in frame.ops[(start + 1) ..< h.end] { if case .draw(let d) = op { draw(d) } }
-                flush()
-                shift = (0, 0)
+                record(.flush)
+                record(.shift(0, 0))
             }
-            scissor(nil)
-            _ = pop()
+            record(.scissor(nil))
+            record(.pop)
         }
         for page in filterAtlasPages {
             let ref = TextureRef.filterAtlas(round: page.round, page: page.page)
             let box = PixelRect(x: 0, y: 0, width: page.width, height: page.height)
             // Every region is written whole by its pass: the pass loads instead of clearing.
-            push(Target(ref: ref, box: box, clear: .transparent, cleared: true))
-            if !dry { declareAtLeast(ref, box, .rgba16f) }
+            record(.push(CompositeTarget(ref: ref, box: box, clear: .transparent, cleared: true)))
+            record(.declare(ref, TextureDesc(width: box.width, height: box.height, format: .rgba16f), atLeast: true))
             for start in order {
                 let h = hoisted[start]!
                 for (k, spec) in h.passes.passes.enumerated() {
@@ -238,7 +227,7 @@ extension CompositingEncoder {
                                    shift: (p.region.x - spec.box.x, p.region.y - spec.box.y))
                 }
             }
-            _ = pop()
+            record(.pop)
         }
     }
 }

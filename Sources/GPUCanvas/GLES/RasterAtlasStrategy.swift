@@ -1,47 +1,30 @@
-// The raster-atlas path strategy (Skia's kRasterAtlas, vello_hybrid's CPU half): coverage is computed on
-// the CPU (`CoverageAccumulator`), packed into an atlas and uploaded with one glTexSubImage2D per shelf. On
-// the fast path (`encode`) it is composited with paint by ONE instanced draw per batch: one instance per band,
-// carrying its device rectangle, atlas position and premultiplied colour × opacity. Instances are drawn in
-// order, so the draw order of the recording is kept within the single draw call. For the compositing encoder
-// (`coverage`) steps 1–4 below run once for the whole frame (no parts), in the coverage form, and the bands
-// and shelf uploads are handed over instead of being drawn.
+// The raster-atlas path strategy (Skia's kRasterAtlas, vello_hybrid's CPU half): coverage computed on the CPU
+// (`CoverageAccumulator`), packed into an atlas, uploaded with one glTexSubImage2D per shelf. It draws
+// nothing: the emit phase draws the bands it returns (`CoverageSet`).
 //
-// Why this is llvmpipe's default: there the "GPU" is the same two CPU cores, each triangle costs ~0.6 µs of
-// setup and each blended, atlas-sampled pixel ~5 ns. CPU coverage touches each pixel of a path's box once,
-// and the GL side gets two triangles per band instead of two per flattened segment.
+// Why it is the default: on llvmpipe the "GPU" is the same CPU cores, each triangle costs ~0.6 µs of setup and
+// each blended, atlas-sampled pixel ~5 ns; CPU coverage touches each pixel of a path's box once, and the GL side
+// gets two triangles per band instead of two per flattened segment (docs/performance.md).
 //
 // A frame goes:
-// 1. Each path's pixel box is cut into pieces of at most `maxPiece` (the accumulator's working size).
-// 2. On all cores (pieces split into contiguous runs of about equal work, so the output does not depend on
-//    timing): coverage of a piece into the worker's scratch, then its horizontal bands trimmed to the
-//    covered columns (`CoverageAccumulator.bands`), each copied compactly into the worker's band arena.
-//    Only bands reach the atlas: the empty parts of a sparse path's box (a stroke's, a star's) cost
-//    neither atlas space, nor upload, nor blended pixels.
+// 1. `beginFrame`: each path's pixel box is cut into pieces of at most `maxPiece` (the accumulator's working
+//    size), and the pieces into parts of at most `partPixels` box pixels, so that memory stays bounded.
+// 2. Per part, on all cores (pieces split into contiguous runs of about equal work, so the output does not
+//    depend on timing): coverage of a piece into the worker's scratch, then its horizontal bands trimmed to
+//    the covered columns, each copied compactly into the worker's band arena.
 // 3. In order: bands are shelf-packed into a 2048-wide atlas; a full atlas starts a new batch.
 // 4. On all cores: band rows are copied from the arenas into the staging of their shelf (in the paint form,
 //    through a per-path table from coverage to premultiplied BGRA8 colour × coverage).
-// 5. Per batch: upload the used part of each shelf, draw the batch's instances (bands and text tiles, in
-//    draw order).
-// Steps 2–5 run per part of the frame's pieces (`partPixels`): a part is replayed before the next is staged.
 //
-// The paint form (`paint`, llvmpipe's default) is shaped for Mesa's linear rasterizer: see the design note
-// in GLESBackend.swift for its conditions and measurements. In it, a band's columns of full coverage on all
-// its rows (`CoverageAccumulator.solidColumns`: a shape's interior) are cut out when they hold at least
-// `solidMinArea` pixels: the band becomes up to three rectangles, its left and right sides baked side by
-// side in the atlas and the interior drawn from a one-row strip of the full-coverage texel (`oneRow`
-// instances; dv/dy = 0 keeps it an axis-aligned 1:1 span copy for the linear rasterizer). The band search
-// prices interior pixels at `solidPixelCost` so that it prefers bands whose interiors line up. Measured on
-// S1-fills (6 interleaved runs of `bench --frames 15 --stages`, medians): atlas upload 32.1 → 20.0 MiB,
-// instances 3863 → 6635, frame 44.4 → 39.5 ms (submit 5.9 → 4.5, gpu 17.5 → 15.0 ms); the image is
-// byte-identical. Only fills and strokes from `Lowering.solidStrokeWidth` are searched: S2's thin strokes
-// have no interiors, and looking for them cost its resolve and band search time for nothing.
-//
-// Also in the paint form, text runs (`TextRun`): a line of text is mostly blank between and around its
-// glyphs, so its bands are ~3× its inked pixels, and 500 piled lines (S6-text) baked, uploaded and blended
-// 7.5 M band texels a frame. Consecutive text pieces that pile up over the clear colour are instead
-// composited on the CPU, straight from their glyph masks, into tiles that start from that colour, and each
-// tile is one rectangle: the frame went from ~10 to ~4 ms (`bench --stages`, interleaved with the build
-// before), within one level of the bytes the line-by-line route gives (S6-text: mean difference 0.0002).
+// The paint form (`CoverageOutput.paint`) is shaped for Mesa's linear rasterizer (GLESBackend.swift). In it:
+// - solid interiors: a band's columns of full coverage on all its rows (`CoverageAccumulator.solidColumns`)
+//   are cut out when they hold at least `solidMinArea` pixels; the band becomes up to three rectangles, its
+//   sides baked side by side in the atlas and the interior drawn from a one-row strip of the full-coverage
+//   texel (`oneRow`: dv/dy = 0 keeps it a 1:1 span copy for the linear rasterizer). Only fills and strokes
+//   from `Lowering.solidStrokeWidth` are searched: thin strokes have no interiors.
+// - text runs (`TextRun`): a line of text is mostly blank between and around its glyphs, so its bands are
+//   ~3× its inked pixels. Consecutive text pieces that pile up over the clear colour are composited on the
+//   CPU, straight from their glyph masks, into tiles that start from that colour; each tile is one rectangle.
 
 import Foundation
 
@@ -52,14 +35,13 @@ final class RasterAtlasStrategy: PathStrategy {
     /// Paint form (llvmpipe's linear path): the atlas holds premultiplied colour × coverage as BGRA8, bands
     /// are plain rectangles, the frame is BGRA8 and the composite is `atlasBlit`. Only with R8 coverage.
     let paint: Bool
-    var frameFormat: TextureFormat { paint ? .bgra8 : .rgba8 }
-    var paintsLayers: Bool { paint }
+    var offersPaintForm: Bool { paint }
+    var coverageFormat: TextureFormat { format }
     /// Glyph masks are R8 coverage (`GlyphMaskCache`).
     var drawsGlyphMasks: Bool { format == .r8 }
     /// 2048 × up to 8192 texels (16 MiB of R8, allocated only as far as a frame needs). One tall atlas rather
     /// than several 2048² ones: re-uploading an atlas that a queued draw still reads makes llvmpipe finish
-    /// that draw first, which serialises CPU and rasterizer (measured on S1-fills: 66 ms with four 2048²
-    /// batches, 55 ms with one 2048 × 8192 batch).
+    /// that draw first, which serialises CPU and rasterizer.
     let atlasWidth: Int
     let atlasMaxHeight: Int
     /// Largest piece of a path's box rasterized at once (4 MiB of float accumulation per worker).
@@ -72,9 +54,7 @@ final class RasterAtlasStrategy: PathStrategy {
 
     /// Most box pixels (the summed areas of pieces) one part of a frame stages. A part's bands lie within
     /// its pieces, so its staging holds at most 4 bytes a box pixel (128 MiB of BGRA8) and the workers'
-    /// arenas 1 (32 MiB of R8), however much the frame draws: 330 000 translucent 90-px triangles took
-    /// 7.3 GB when a frame was staged whole. S1-fills' boxes hold 8.9 M pixels and S2-strokes' 23 M, one
-    /// part each; a larger frame pays a wait where a part's first upload meets the previous part's draws.
+    /// arenas 1 (32 MiB of R8), however much the frame draws.
     static let defaultPartPixels = 1 << 25
     let partPixels: Int
 
@@ -82,8 +62,8 @@ final class RasterAtlasStrategy: PathStrategy {
     /// The workers' glyph mask caches (for `GlyphCacheStatistics`).
     var glyphMaskCaches: [GlyphMaskCache] { workerState.map(\.glyphMasks) }
     /// The frame's pieces, in draw order; `pieces` holds the part being encoded.
-    private var framePieces: [Piece] = []
-    private var pieces: [Piece] = []
+    private var framePieces: [AtlasPiece] = []
+    private var pieces: [AtlasPiece] = []
     private var batches: [Batch] = []
     /// Paint form: each path's colour as 8.24 fixed point (kept across frames for its capacity).
     private var paintColors: [SIMD4<UInt32>] = []
@@ -105,13 +85,12 @@ final class RasterAtlasStrategy: PathStrategy {
     /// draw order, into tiles of premultiplied BGRA8, each drawn source-over as one rectangle like a band.
     ///
     /// Only where the frame still holds its clear colour under the whole run, and that colour is opaque
-    /// (S6-text; a chart's labels on its background) or transparent: the tile then starts from that colour,
-    /// each draw is blended and rounded to 8 bits as the frame's own blend would round it, and the tile
-    /// replaces the pixels (opaque) or lands on transparent ones. That is the arithmetic of drawing one by
-    /// one. A tile that started transparent over pixels already drawn would stand for the draws only up to
-    /// rounding (source-over is associative in exact arithmetic, not in 8 bits): 70 lines piled ten deep
-    /// that way differed from the reference in 0.25 % of the pixels by more than 2 levels, and eight
-    /// overlapping lines over a rectangle in 0.15 %, both past the default bar. Such runs keep their bands.
+    /// (a chart's labels on its background) or transparent: the tile then starts from that colour, each draw
+    /// is blended and rounded to 8 bits as the frame's own blend would round it, and the tile replaces the
+    /// pixels (opaque) or lands on transparent ones. That is the arithmetic of drawing one by one. A tile that
+    /// started transparent over pixels already drawn would stand for the draws only up to rounding
+    /// (source-over is associative in exact arithmetic, not in 8 bits), past the bar: such runs keep their
+    /// bands.
     private struct TextRun {
         var pieces: Range<Int>
         var tiles: Range<Int>
@@ -133,22 +112,14 @@ final class RasterAtlasStrategy: PathStrategy {
     private var drawItems: [DrawItem] = []
 
     /// A run of text pieces is composited on the CPU when their boxes add up to at least this many times the
-    /// run's bounding box. Per box pixel the GL route bakes, uploads and blends (~1.1 ns on llvmpipe, from
-    /// `perf` on S6-text), where the CPU tests coverage eight bytes at a time and blends only the inked
-    /// pixels (~0.6 ns); the tile costs its own zeroing, upload and one blend (~0.7 ns a tile pixel). So a
-    /// tile pays from about 1.5 layers of text: the odd label far from the next keeps its bands.
+    /// run's bounding box: a tile pays from about 1.5 layers of text (docs/performance.md), so the odd label
+    /// far from the next keeps its bands.
     static let textRunMinOverdraw = 2.0
-    /// Most pixels a run's box may hold (`textRunMaxArea`, lowered by tests): its tiles are staged whole (4 bytes a pixel), so this is the staging
-    /// a part holds by default (`defaultPartPixels`, 128 MiB), whatever the renderer's own part limit (runs do
-    /// not depend on it, so that a frame gives the same bytes in parts). Dense text over a 16384² canvas would
-    /// otherwise stage 1 GiB at once; it is cut into runs of at most this box.
+    /// Most pixels a run's box may hold (`textRunMaxArea`, lowered by tests): its tiles are staged whole (4
+    /// bytes a pixel), so this is the staging a part holds by default (`defaultPartPixels`), whatever the
+    /// renderer's own part limit (runs do not depend on it, so that a frame gives the same bytes in parts).
     static let defaultTextRunMaxArea = defaultPartPixels
     let textRunMaxArea: Int
-
-    private struct Piece {
-        var path: Int
-        var rect: PixelRect
-    }
 
     /// Paint form: a band's columns of full coverage on all its rows (a shape's interior) are drawn from a
     /// one-row strip of the path's full-coverage texel when they hold at least this many pixels. Each such
@@ -158,13 +129,7 @@ final class RasterAtlasStrategy: PathStrategy {
     static let solidMinArea = 512
     /// What a solid interior pixel costs next to a baked one, for the band search. It is still blended, but
     /// neither baked nor uploaded, and llvmpipe reads it from a strip that stays in cache, where a baked texel
-    /// is read once from an atlas of tens of MiB (a 256- or 512-texel-wide atlas, which puts a band's rows
-    /// closer together, measured the same as 2048 on S1's ellipses and stars). Measured
-    /// (`bench --stages`, ten translucent 1023² rectangles, so every pixel is interior): gpu 8–9 ms from
-    /// strips, 21–26 ms baked, plus 6–8 ms of baking and upload; so ~0.3. Against the 0.5 used before, 5120
-    /// translucent 64 × 32 rectangles at half-pixel offsets (about ten deep; a bar chart's kind of shape)
-    /// upload 17.6 instead of 45.8 MiB and take 50 instead of 57 ms (6 interleaved runs, medians); S1-fills
-    /// moves within the noise (upload 20.0 → 18.9 MiB).
+    /// is read once from an atlas of tens of MiB (measured: docs/performance.md).
     static let solidPixelCost = 0.3
 
     /// A band: where it is drawn, where its texels wait in a worker's arena, where it lands in the atlas.
@@ -177,15 +142,11 @@ final class RasterAtlasStrategy: PathStrategy {
         /// and the atlas then hold only the columns left and right of them, side by side.
         var solid: Range<Int> = 0 ..< 0
         var atlasX = 0, atlasY = 0
-        var shelf = 0
+        var shelf = 0, batch = 0
         var stripX = 0, stripY = 0, stripShelf = 0
 
         /// Columns whose texels are stored: the band's, less the solid interior.
         var texelWidth: Int { rect.width - solid.count }
-        /// Rectangles this band draws: left side, solid interior, right side (each when not empty).
-        var instanceCount: Int {
-            solid.isEmpty ? 1 : 1 + (solid.lowerBound > 0 ? 1 : 0) + (solid.upperBound < rect.width ? 1 : 0)
-        }
     }
 
     /// One atlas's worth of bands. Only the used part of each shelf is staged and uploaded (one upload per
@@ -193,7 +154,6 @@ final class RasterAtlasStrategy: PathStrategy {
     /// last shelf cost no bytes.
     private struct Batch {
         var bands: Range<Int>  // indices into the concatenated band list
-        var instances: Range<Int>  // their rectangles in the instance buffer
         var usedHeight: Int
         var shelves: [(y: Int, height: Int, used: Int)]
         var shelfStaging: [Int] = []
@@ -223,6 +183,68 @@ final class RasterAtlasStrategy: PathStrategy {
         init(index: Int) { glyphMasks = GlyphMaskCache(slot: index) }
         deinit { paintTexels.deallocate() }
 
+        /// Coverage of piece `i` into the scratch, then its horizontal bands trimmed to the covered columns
+        /// (`CoverageAccumulator.bands`), each copied compactly into the arena. Only bands reach the atlas: the
+        /// empty parts of a sparse path's box (a stroke's, a star's) cost neither atlas space, nor upload, nor
+        /// blended pixels.
+        func storeBands(of i: Int, _ piece: AtlasPiece, _ p: PreparedPath, stores: [Polygons], form: AtlasForm) {
+            let bpp = form.coverage.bytesPerTexel
+            let rowBytes = piece.rect.width * bpp
+            scratch.ensure(rowBytes * piece.rect.height)
+            let solids = form.paint && p.mayHaveInteriors
+            rasterize(piece, p, stores: stores, format: form.coverage, rowBytes: rowBytes, solids: solids)
+            local.removeAll(keepingCapacity: true)
+            accumulator.bands(instanceCost: RasterAtlasStrategy.bandInstanceCost,
+                              solids: solids ? (RasterAtlasStrategy.solidMinArea, RasterAtlasStrategy.solidPixelCost) : nil,
+                              into: &local)
+            let (firsts, lasts) = accumulator.rowExtents
+            let scratch = self.scratch.pointer
+            for shape in local {
+                let b = shape.rect, solid = shape.solid
+                let bandRowBytes = (b.width - solid.count) * bpp
+                let dst = reserveArena(bandRowBytes * b.height)
+                for r in 0 ..< b.height {
+                    let row = b.y + r
+                    let src = scratch + row * rowBytes
+                    let first = Int(firsts[row]), last = Int(lasts[row])
+                    let out = dst + r * bandRowBytes
+                    if solid.isEmpty {
+                        RasterAtlasStrategy.copyColumns(b.x ..< b.x + b.width, of: src, extent: first, last, bpp: bpp, into: out)
+                    } else {
+                        RasterAtlasStrategy.copyColumns(b.x ..< solid.lowerBound, of: src, extent: first, last, bpp: bpp, into: out)
+                        RasterAtlasStrategy.copyColumns(solid.upperBound ..< b.x + b.width, of: src, extent: first, last, bpp: bpp,
+                                    into: out + (solid.lowerBound - b.x) * bpp)
+                    }
+                }
+                bands.append(Band(piece: i, rect: PixelRect(x: piece.rect.x + b.x, y: piece.rect.y + b.y,
+                                                            width: b.width, height: b.height),
+                                  insets: form.paint ? (0, 0, 0, 0) : shape.insets, arenaOffset: dst - arena.pointer,
+                                  solid: solid.isEmpty ? 0 ..< 0 : solid.lowerBound - b.x ..< solid.upperBound - b.x))
+            }
+        }
+
+        /// The piece's coverage into the scratch: its contours' exact area, or its glyph masks added up.
+        private func rasterize(_ piece: AtlasPiece, _ p: PreparedPath, stores: [Polygons], format: TextureFormat,
+                               rowBytes: Int, solids: Bool) {
+            let scratch = self.scratch.pointer
+            if p.glyphs.isEmpty {
+                accumulator.render(stores[p.store], contours: p.contours, rule: p.rule, antialiased: p.antialiased,
+                                   piece: piece.rect, format: format, out: UnsafeMutableRawPointer(scratch),
+                                   rowBytes: rowBytes, trackFullRuns: solids)
+                return
+            }
+            precondition(format == .r8, "glyph masks are R8 coverage")
+            placedMasks.removeAll(keepingCapacity: true)
+            glyphMasks.releaseEvicted()
+            stores[p.store].placedGlyphs.withUnsafeBufferPointer { glyphs in
+                for g in p.glyphs {
+                    guard let mask = glyphMasks.mask(for: glyphs[g]) else { continue }
+                    placedMasks.append(PlacedMask(mask: mask, x: glyphs[g].x, y: glyphs[g].y))
+                }
+            }
+            placedMasks.withUnsafeBufferPointer { accumulator.compose($0, piece: piece.rect, out: scratch, rowBytes: rowBytes) }
+        }
+
         /// Makes room for `count` more arena bytes (keeping what is there).
         func reserveArena(_ count: Int) -> UnsafeMutablePointer<UInt8> {
             if arenaUsed + count > arena.capacity { arena.ensure(max(arenaUsed + count, arena.capacity * 2)) }
@@ -242,59 +264,55 @@ final class RasterAtlasStrategy: PathStrategy {
         self.workers = workers
     }
 
-    /// Coverage of `paths` for the compositing encoder: R8 (or R16F/R32F) coverage with the fill rule
-    /// applied, staged whole (the general route is not split into parts).
-    func coverage(_ paths: [PreparedPath], stores: [Polygons], highPrecision: Bool,
-                  into cb: inout CommandBuffer) -> CoverageSet {
-        // Linear-light frames encode to sRGB at output, whose slope near black (up to ~13) would turn R8's
-        // half-step of coverage into several levels: they get R16F coverage (11 bits).
-        let coverageFormat: TextureFormat = highPrecision && format == .r8 ? .r16f : format
-        var set = CoverageSet(kind: .coverage, atlasFormat: coverageFormat)
-        set.shapeBands = [Range<Int>](repeating: 0 ..< 0, count: paths.count)
-        guard !paths.isEmpty else { return set }
-        cutPieces(paths)
-        pieces.removeAll(keepingCapacity: true)
-        pieces.append(contentsOf: framePieces)
-        frameTextRuns.removeAll(keepingCapacity: true)
-        selectTextRuns(framePieces: 0 ..< pieces.count)
-        var staged: CoverageSet? = set
-        encodePart(paths, stores: stores, frame: nil, format: coverageFormat, into: &cb, general: &staged)
-        return staged!
-    }
+    // MARK: The frame and its parts
 
-    /// Step 1: every path's box cut into pieces of at most `maxPiece`, in `framePieces`.
-    private func cutPieces(_ paths: [PreparedPath]) {
-        let pieceW = min(maxPiece.width, atlasWidth), pieceH = min(maxPiece.height, atlasMaxHeight)
-        framePieces.removeAll(keepingCapacity: true)
-        for (i, p) in paths.enumerated() {
-            var y = p.box.y
-            while y < p.box.y + p.box.height {
-                let h = min(pieceH, p.box.y + p.box.height - y)
-                var x = p.box.x
-                while x < p.box.x + p.box.width {
-                    let w = min(pieceW, p.box.x + p.box.width - x)
-                    framePieces.append(Piece(path: i, rect: PixelRect(x: x, y: y, width: w, height: h)))
-                    x += w
-                }
-                y += h
+    /// What one coverage request stages: the accumulator's texel format, the atlas's, and the padding of zero
+    /// columns each trapezoid band gets on both sides (`CoverageAccumulator.bandPadding`; none for the paint
+    /// form's rectangles).
+    private struct AtlasForm {
+        var paint: Bool
+        var coverage: TextureFormat
+        var atlas: TextureFormat
+        var padding: Int
+
+        init(_ output: CoverageOutput, strategyFormat: TextureFormat, offersPaint: Bool) {
+            switch output {
+            case .paint:
+                precondition(offersPaint, "the paint form needs the raster atlas's R8 paint form")
+                paint = true
+                coverage = strategyFormat
+            case .coverage(let f):
+                paint = false
+                coverage = f
             }
+            atlas = paint ? .bgra8 : coverage
+            padding = paint ? 0 : CoverageAccumulator.bandPadding
         }
     }
 
-    func encode(_ paths: [PreparedPath], stores: [Polygons], frame: FrameEncoding,
-                into cb: inout CommandBuffer, timings: inout GLESFrameTimings) throws {
-        guard !paths.isEmpty else { return }
-        // 1. Pieces.
-        cutPieces(paths)
-        // Paint form: each path's colour as 8.24 fixed point (`fixedPoint`).
-        paintColors.removeAll(keepingCapacity: true)
-        if paint {
-            for p in paths { paintColors.append(Self.fixedPoint(p.color)) }
-        }
+    /// The frame's parts: ranges of `framePieces`, each staged and drawn before the next.
+    private var partRanges: [Range<Int>] = []
 
+    /// Step 1: every path's box cut into pieces of at most `maxPiece`; in the paint form each path's colour
+    /// as 8.24 fixed point and the frame's text runs; then the parts.
+    func beginFrame(_ paths: [PreparedPath], output: CoverageOutput, splits: Bool) -> Int {
+        cutPieces(paths, maxPiece: (min(maxPiece.width, atlasWidth), min(maxPiece.height, atlasMaxHeight)),
+                  into: &framePieces)
+        paintColors.removeAll(keepingCapacity: true)
+        var textRunsOver: RGBA?
+        if case .paint(let over) = output {
+            for p in paths { paintColors.append(Self.fixedPoint(p.color)) }
+            textRunsOver = over
+        }
         // Text runs are found over the whole frame, so that parts do not change which pieces are composited
         // on the CPU: a run is never split between parts and counts as its bounding box, what it stages.
-        findFrameTextRuns(paths, frame: frame, enabled: paint && frame.placements == nil)
+        findFrameTextRuns(paths, over: textRunsOver)
+        partRanges = splits ? cutParts() : [0 ..< framePieces.count]
+        return partRanges.count
+    }
+
+    /// Consecutive frame pieces (a text run never split) of at most `partPixels` box pixels each.
+    private func cutParts() -> [Range<Int>] {
         var nextRun = 0
         /// The frame pieces from `i` that go into a part together, and the box pixels they stage.
         func unit(at i: Int) -> (end: Int, area: Int) {
@@ -304,8 +322,7 @@ final class RasterAtlasStrategy: PathStrategy {
             }
             return (i + 1, framePieces[i].rect.area)
         }
-
-        // Steps 2–5 per part of at most `partPixels` box pixels, each replayed before the next is staged.
+        var ranges: [Range<Int>] = []
         var start = 0
         while start < framePieces.count {
             var (end, area) = unit(at: start)
@@ -315,140 +332,86 @@ final class RasterAtlasStrategy: PathStrategy {
                 area += next.area
                 end = next.end
             }
-            if start > 0 { try frame.submitPart(&cb, timings: &timings) }
-            // A frame that cannot be replayed in parts (hoisted layers' content) is staged whole.
-            if frame.replay == nil { end = framePieces.count }
-            pieces.removeAll(keepingCapacity: true)
-            pieces.append(contentsOf: framePieces[start ..< end])
-            selectTextRuns(framePieces: start ..< end)
-            var none: CoverageSet?
-            encodePart(paths, stores: stores, frame: frame, format: format, into: &cb, general: &none)
+            ranges.append(start ..< end)
             start = end
         }
+        return ranges.isEmpty ? [0 ..< 0] : ranges
     }
 
-    /// Steps 2–5 for `pieces`. With `general`, steps 2–4 only, in the coverage form: the bands and the
-    /// atlas uploads go into `general` for the compositing encoder instead of instances and draws.
-    private func encodePart(_ paths: [PreparedPath], stores: [Polygons], frame: FrameEncoding?, format: TextureFormat,
-                            into cb: inout CommandBuffer, general: inout CoverageSet?) {
-        let bpp = format.bytesPerTexel
-        let paint = self.paint && general == nil
-        let atlasFormat: TextureFormat = paint ? .bgra8 : format
-        let atlasBpp = atlasFormat.bytesPerTexel
-        let pad = paint ? 0 : CoverageAccumulator.bandPadding
-        let pipeline: Pipeline = paint ? .atlasBlit : .atlasCover
+    /// Steps 2–4 for one part: its bands, packed into atlas batches, their texels staged; the bands in draw
+    /// order (a paint-form band with a solid interior as up to three rectangles, text tiles where their runs
+    /// come) and the shelf uploads of each batch.
+    func coverage(part: Int, _ paths: [PreparedPath], stores: [Polygons], output: CoverageOutput, atlas: TextureRef,
+                  into cb: inout CommandBuffer) -> CoverageSet {
+        let form = AtlasForm(output, strategyFormat: format, offersPaint: paint)
+        var set = CoverageSet(kind: .coverage, atlasFormat: form.atlas, shapes: paths.count)
+        pieces.removeAll(keepingCapacity: true)
+        pieces.append(contentsOf: framePieces[partRanges[part]])
+        selectTextRuns(framePieces: partRanges[part])
+        guard !pieces.isEmpty else { return set }
+        let used = rasterize(paths, stores: stores, form: form)
+        pack(workers: used, padding: form.padding)
+        guard !batches.isEmpty else { return set }
+        stage(paths, stores: stores, form: form, workers: used, atlas: atlas, into: &cb)
+        collect(paths, form: form, workers: used, atlas: atlas, into: &set)
+        return set
+    }
 
-        // The part's text runs (`selectTextRuns`; none in the coverage form): their pieces get no bands here,
-        // see step 4.
+    // MARK: Step 2: coverage and bands
+
+    /// Coverage and bands of the part's pieces on all cores (pieces split into contiguous runs of about equal
+    /// work, so the output does not depend on timing); returns how many workers took part.
+    private func rasterize(_ paths: [PreparedPath], stores: [Polygons], form: AtlasForm) -> Int {
         let inTextRun = self.inTextRun
-
-        // 2. Coverage and bands, on all cores.
         var totalCost = 0
         for p in pieces { totalCost += p.rect.area + paths[p.path].edgeCount }
-        let parts = totalCost >= Planner.parallelThreshold * 8 ? workers : 1
+        let parts = totalCost >= Lowering.parallelThreshold * 8 ? workers : 1
         let ranges = balancedRanges(count: pieces.count, parts: parts) {
             inTextRun[$0] ? 1 : self.pieces[$0].rect.area + paths[self.pieces[$0].path].edgeCount
         }
         while workerState.count < ranges.count { workerState.append(Worker(index: workerState.count)) }
-        let fmt = format
         let shared = UncheckedSendable((workerState, pieces))
         parallelForEach(ranges.count) { w in
             let (states, pieces) = shared.value
             let worker = states[w]
             worker.arenaUsed = 0
             worker.bands.removeAll(keepingCapacity: true)
+            // A text run's pieces get no bands: they are composited into its tiles (step 4).
             for i in ranges[w] where !inTextRun[i] {
-                let piece = pieces[i]
-                let p = paths[piece.path]
-                let rowBytes = piece.rect.width * bpp
-                worker.scratch.ensure(rowBytes * piece.rect.height)
-                let scratch = worker.scratch.pointer
-                let solids = paint && p.mayHaveInteriors
-                if p.glyphs.isEmpty {
-                    worker.accumulator.render(stores[p.store], contours: p.contours, rule: p.rule,
-                                              antialiased: p.antialiased, piece: piece.rect, format: fmt,
-                                              out: UnsafeMutableRawPointer(scratch), rowBytes: rowBytes,
-                                              trackFullRuns: solids)
-                } else {
-                    precondition(fmt == .r8, "glyph masks are R8 coverage")
-                    worker.placedMasks.removeAll(keepingCapacity: true)
-                    worker.glyphMasks.releaseEvicted()
-                    stores[p.store].placedGlyphs.withUnsafeBufferPointer { glyphs in
-                        for g in p.glyphs {
-                            guard let mask = worker.glyphMasks.mask(for: glyphs[g]) else { continue }
-                            worker.placedMasks.append(PlacedMask(mask: mask, x: glyphs[g].x, y: glyphs[g].y))
-                        }
-                    }
-                    worker.placedMasks.withUnsafeBufferPointer {
-                        worker.accumulator.compose($0, piece: piece.rect, out: scratch, rowBytes: rowBytes)
-                    }
-                }
-                worker.local.removeAll(keepingCapacity: true)
-                worker.accumulator.bands(instanceCost: Self.bandInstanceCost,
-                                         solids: solids ? (Self.solidMinArea, Self.solidPixelCost) : nil,
-                                         into: &worker.local)
-                let (firsts, lasts) = worker.accumulator.rowExtents
-                for shape in worker.local {
-                    let b = shape.rect, solid = shape.solid
-                    let texelWidth = b.width - solid.count
-                    let bandRowBytes = texelWidth * bpp
-                    let dst = worker.reserveArena(bandRowBytes * b.height)
-                    let offset = dst - worker.arena.pointer
-                    for r in 0 ..< b.height {
-                        let row = b.y + r
-                        let src = scratch + row * rowBytes
-                        let first = Int(firsts[row]), last = Int(lasts[row])
-                        let out = dst + r * bandRowBytes
-                        if solid.isEmpty {
-                            Self.copyColumns(b.x ..< b.x + b.width, of: src, extent: first, last, bpp: bpp, into: out)
-                        } else {
-                            let leftBytes = (solid.lowerBound - b.x) * bpp
-                            Self.copyColumns(b.x ..< solid.lowerBound, of: src, extent: first, last, bpp: bpp, into: out)
-                            Self.copyColumns(solid.upperBound ..< b.x + b.width, of: src, extent: first, last, bpp: bpp,
-                                             into: out + leftBytes)
-                        }
-                    }
-                    worker.bands.append(Band(piece: i, rect: PixelRect(x: piece.rect.x + b.x, y: piece.rect.y + b.y,
-                                                                       width: b.width, height: b.height),
-                                             insets: paint ? (0, 0, 0, 0) : shape.insets, arenaOffset: offset,
-                                             solid: solid.isEmpty ? 0 ..< 0
-                                                 : solid.lowerBound - b.x ..< solid.upperBound - b.x))
-                }
+                worker.storeBands(of: i, pieces[i], paths[pieces[i].path], stores: stores, form: form)
             }
         }
+        return ranges.count
+    }
 
-        // 3. Packing, in order (workers own contiguous runs of pieces, so their band lists concatenate in order).
+    // MARK: Step 3: packing
+
+    /// The bands and text tiles, in draw order, shelf-packed into `atlasWidth`-wide atlases (workers own
+    /// contiguous runs of pieces, so their band lists concatenate in order); a full atlas starts a new batch.
+    private func pack(workers used: Int, padding pad: Int) {
         var packer = ShelfPacker(width: atlasWidth, maxHeight: atlasMaxHeight, tight: true)
         batches.removeAll(keepingCapacity: true)
-        var bandCount = 0, instanceCount = 0
-        var batchStart = 0, batchInstanceStart = 0
+        drawItems.removeAll(keepingCapacity: true)
+        var bandCount = 0, batchStart = 0
         /// The band's texels (and its solid interior's strip) in the current atlas; false when it is full.
         func place(_ band: inout Band) -> Bool {
             if !band.solid.isEmpty {
                 guard let strip = packer.allocate(width: band.solid.count, height: 1) else { return false }
-                band.stripX = strip.x
-                band.stripY = strip.y
-                band.stripShelf = strip.shelf
+                (band.stripX, band.stripY, band.stripShelf) = (strip.x, strip.y, strip.shelf)
             }
             guard band.texelWidth > 0 else { return true }
-            // Each trapezoid band gets zero columns on both sides (`CoverageAccumulator.bandPadding`).
             guard let slot = packer.allocate(width: band.texelWidth + 2 * pad, height: band.rect.height) else {
                 return false
             }
-            band.atlasX = slot.x + pad
-            band.atlasY = slot.y
-            band.shelf = slot.shelf
+            (band.atlasX, band.atlasY, band.shelf) = (slot.x + pad, slot.y, slot.shelf)
             return true
         }
         func closeBatch() {
-            batches.append(Batch(bands: batchStart ..< bandCount,
-                                 instances: batchInstanceStart ..< instanceCount,
-                                 usedHeight: packer.usedHeight, shelves: packer.shelves))
+            batches.append(Batch(bands: batchStart ..< bandCount, usedHeight: packer.usedHeight,
+                                 shelves: packer.shelves))
             batchStart = bandCount
-            batchInstanceStart = instanceCount
             packer.reset()
         }
-        drawItems.removeAll(keepingCapacity: true)
         var nextRun = 0
         func placeTiles(of run: Int) {
             for t in textRuns[run].tiles {
@@ -459,15 +422,12 @@ final class RasterAtlasStrategy: PathStrategy {
                     slot = packer.allocate(width: r.width, height: r.height)
                     precondition(slot != nil, "a text tile larger than an empty atlas")
                 }
-                textTiles[t].atlasX = slot!.x
-                textTiles[t].atlasY = slot!.y
-                textTiles[t].shelf = slot!.shelf
+                (textTiles[t].atlasX, textTiles[t].atlasY, textTiles[t].shelf) = (slot!.x, slot!.y, slot!.shelf)
                 textTiles[t].batch = batches.count
-                instanceCount += 1
                 drawItems.append(.tile(t))
             }
         }
-        for (w, worker) in workerState.prefix(ranges.count).enumerated() {
+        for (w, worker) in workerState.prefix(used).enumerated() {
             for k in worker.bands.indices {
                 while nextRun < textRuns.count, worker.bands[k].piece >= textRuns[nextRun].pieces.upperBound {
                     placeTiles(of: nextRun)
@@ -479,8 +439,8 @@ final class RasterAtlasStrategy: PathStrategy {
                     let placed = place(&worker.bands[k])
                     precondition(placed, "a band larger than an empty atlas")
                 }
+                worker.bands[k].batch = batches.count
                 bandCount += 1
-                instanceCount += worker.bands[k].instanceCount
                 drawItems.append(.band(worker: w, index: k))
             }
         }
@@ -488,236 +448,145 @@ final class RasterAtlasStrategy: PathStrategy {
             placeTiles(of: nextRun)
             nextRun += 1
         }
-        if bandCount > batchStart || instanceCount > batchInstanceStart {
-            batches.append(Batch(bands: batchStart ..< bandCount, instances: batchInstanceStart ..< instanceCount,
-                                 usedHeight: packer.usedHeight, shelves: packer.shelves))
+        if !drawItems.isEmpty, bandCount > batchStart || packer.usedHeight > 0 {
+            batches.append(Batch(bands: batchStart ..< bandCount, usedHeight: packer.usedHeight,
+                                 shelves: packer.shelves))
         }
-        guard !batches.isEmpty else { return }
+    }
 
-        var maxUsed = 0
-        let instanceBytes = instanceCount * CoverInstance.stride
-        var shelfBytes = 0, shelfCount = 0
+    // MARK: Step 4: staging
+
+    /// The atlas declared and each shelf's staging reserved; band texels copied (or, in the paint form, baked
+    /// through the path's colour table) into it on all cores; text runs composited into their tiles.
+    private func stage(_ paths: [PreparedPath], stores: [Polygons], form: AtlasForm, workers used: Int,
+                       atlas: TextureRef, into cb: inout CommandBuffer) {
+        let atlasBpp = form.atlas.bytesPerTexel
+        var maxUsed = 0, shelfBytes = 0, shelfCount = 0
         for batch in batches {
             for shelf in batch.shelves { shelfBytes += shelf.height * shelf.used * atlasBpp }
             shelfCount += batch.shelves.count
+            maxUsed = max(maxUsed, batch.usedHeight)
         }
-        cb.staging.reserveCapacity(adding: shelfBytes + instanceBytes, regions: shelfCount + 1)
+        // Room for the instance records the emit phase writes next, too.
+        cb.staging.reserveCapacity(adding: shelfBytes + (drawItems.count * 3) * CoverInstance.stride,
+                                   regions: shelfCount + 1)
         for b in batches.indices {
             // Paint form: every texel a rectangle samples is written below, so the shelves' gaps need no zeroing.
             batches[b].shelfStaging = batches[b].shelves.map {
-                cb.reserveStaging($0.height * $0.used * atlasBpp, zeroed: !paint)
+                cb.reserveStaging($0.height * $0.used * atlasBpp, zeroed: !form.paint)
             }
-            maxUsed = max(maxUsed, batches[b].usedHeight)
         }
-        let atlasRef = frame?.atlas ?? .atlas(0)
-        if let d = cb.desc(of: atlasRef), d.format == atlasFormat { maxUsed = max(maxUsed, d.height) }
-        cb.declare(atlasRef, TextureDesc(width: atlasWidth, height: maxUsed, format: atlasFormat))
-        if general != nil {
-            // Band texels into the shelves (as below, coverage form), then the bands and uploads for the encoder.
-            let stagingBase = cb.staging.base
-            let base = UncheckedSendable(stagingBase)
-            let states = UncheckedSendable(workerState)
-            var firstBand: [Int] = []
-            var n = 0
-            for worker in workerState.prefix(ranges.count) { firstBand.append(n); n += worker.bands.count }
-            let batchList = batches
-            parallelForEach(ranges.count) { w in
-                let worker = states.value[w]
-                var batch = 0
-                for (k, band) in worker.bands.enumerated() {
-                    let g = firstBand[w] + k
-                    while g >= batchList[batch].bands.upperBound { batch += 1 }
-                    let src = worker.arena.pointer + band.arenaOffset
-                    let shelf = batchList[batch].shelves[band.shelf]
-                    let atlasRowBytes = shelf.used * atlasBpp
-                    let dst = base.value + batchList[batch].shelfStaging[band.shelf]
-                        + (band.atlasY - shelf.y) * atlasRowBytes + band.atlasX * atlasBpp
-                    let rowBytes = band.texelWidth * bpp
-                    for r in 0 ..< band.rect.height {
-                        (dst + r * atlasRowBytes).copyMemory(from: src + r * rowBytes, byteCount: rowBytes)
-                    }
-                }
-            }
-            var g = 0, batch = 0
-            for worker in workerState.prefix(ranges.count) {
-                for band in worker.bands {
-                    while g >= batches[batch].bands.upperBound { batch += 1 }
-                    let path = pieces[band.piece].path
-                    let i = general!.bands.count
-                    let r = general!.shapeBands[path]
-                    general!.shapeBands[path] = r.isEmpty ? i ..< i + 1 : r.lowerBound ..< i + 1
-                    general!.bands.append(CoverBand(x: Int16(band.rect.x), y: Int16(band.rect.y),
-                                                    w: Int16(band.rect.width), h: Int16(band.rect.height),
-                                                    u: Int16(band.atlasX), v: Int16(band.atlasY),
-                                                    rule: paths[path].rule.rawValue, batch: Int16(batch),
-                                                    leftTop: band.insets.0, leftBottom: band.insets.1,
-                                                    rightTop: band.insets.2, rightBottom: band.insets.3))
-                    g += 1
-                }
-            }
-            for batch in batches {
-                var prepare = CoverageBatch()
-                for (shelf, staging) in zip(batch.shelves, batch.shelfStaging) {
-                    prepare.uploads.append(.uploadTexture(.atlas(0), rect: TexelRect(x: 0, y: shelf.y, width: shelf.used,
-                                                                                     height: shelf.height),
-                                                          format: atlasFormat, source: staging))
-                }
-                general!.batches.append(prepare)
-            }
-            return
+        if let d = cb.desc(of: atlas), d.format == form.atlas { maxUsed = max(maxUsed, d.height) }
+        cb.declare(atlas, TextureDesc(width: atlasWidth, height: maxUsed, format: form.atlas))
+        let stagingBase = cb.staging.base
+        let shared = UncheckedSendable((workerState, batches, paintColors, stagingBase))
+        parallelForEach(used) { w in
+            let (states, batches, colors, base) = shared.value
+            Self.stageBands(of: states[w], batches: batches, colors: form.paint ? colors : nil,
+                            pieces: self.pieces, coverageBpp: form.coverage.bytesPerTexel, atlasBpp: atlasBpp,
+                            staging: base)
         }
-        guard let frame else { return }
-        let instanceStart = cb.reserveStaging(instanceBytes)
-        let bufferOffset = cb.reserveInstances(instanceCount, pipeline: pipeline)
+        if !textTiles.isEmpty {
+            cb.textTiles += textTiles.count
+            for run in textRuns { cb.textTilePieces += run.pieces.count }
+            compositeTextRuns(paths, stores: stores, strips: max(1, used), batches: batches, stagingBase: stagingBase)
+        }
+    }
 
-        // 4. Band texels into the staging atlas rows (on all cores), and the instance records.
-        var firstBand: [Int] = []  // global index of each worker's first band
-        var n = 0
-        for worker in workerState.prefix(ranges.count) { firstBand.append(n); n += worker.bands.count }
-        let batchList = batches
-        do {
-            let paintColors = self.paintColors
-            let stagingBase = cb.staging.base
-            let base = UncheckedSendable(stagingBase)
-            let states = UncheckedSendable(workerState)
-            parallelForEach(ranges.count) { w in
-                let worker = states.value[w]
-                var batch = 0
-                let lut = worker.paintTexels
-                var lutPath = -1
-                for (k, band) in worker.bands.enumerated() {
-                    let g = firstBand[w] + k
-                    while g >= batchList[batch].bands.upperBound { batch += 1 }
-                    let src = worker.arena.pointer + band.arenaOffset
-                    let shelf = batchList[batch].shelves[band.shelf]
-                    let atlasRowBytes = shelf.used * atlasBpp
-                    let dst = base.value + batchList[batch].shelfStaging[band.shelf]
-                        + (band.atlasY - shelf.y) * atlasRowBytes + band.atlasX * atlasBpp
-                    let width = band.texelWidth
-                    let rowBytes = width * bpp
-                    if paint {
-                        let path = pieces[band.piece].path
-                        if path != lutPath {
-                            Self.paintTable(color: paintColors[path], into: lut)
-                            lutPath = path
-                        }
-                        if width > 0 {
-                            for r in 0 ..< band.rect.height {
-                                Self.paintRow(coverage: src + r * rowBytes, count: width, table: lut,
-                                              into: (dst + r * atlasRowBytes).assumingMemoryBound(to: UInt32.self))
-                            }
-                        }
-                        if !band.solid.isEmpty {
-                            let stripShelf = batchList[batch].shelves[band.stripShelf]
-                            let strip = base.value + batchList[batch].shelfStaging[band.stripShelf]
-                                + (band.stripY - stripShelf.y) * stripShelf.used * atlasBpp + band.stripX * atlasBpp
-                            strip.initializeMemory(as: UInt32.self, repeating: lut[255], count: band.solid.count)
-                        }
-                    } else {
-                        for r in 0 ..< band.rect.height {
-                            (dst + r * atlasRowBytes).copyMemory(from: src + r * rowBytes, byteCount: rowBytes)
-                        }
-                    }
+    /// One worker's bands into their shelves' staging: the arena's rows copied as they are, or baked into
+    /// premultiplied BGRA8 through each path's table (`colors`, the paint form), its strip filled with the
+    /// full-coverage texel.
+    private static func stageBands(of worker: Worker, batches: [Batch], colors: [SIMD4<UInt32>]?, pieces: [AtlasPiece],
+                                   coverageBpp bpp: Int, atlasBpp: Int, staging base: UnsafeMutableRawPointer) {
+        let lut = worker.paintTexels
+        var lutPath = -1
+        for band in worker.bands {
+            let batch = batches[band.batch]
+            let src = worker.arena.pointer + band.arenaOffset
+            let shelf = batch.shelves[band.shelf]
+            let atlasRowBytes = shelf.used * atlasBpp
+            let dst = base + batch.shelfStaging[band.shelf] + (band.atlasY - shelf.y) * atlasRowBytes
+                + band.atlasX * atlasBpp
+            let width = band.texelWidth
+            let rowBytes = width * bpp
+            guard let colors else {
+                for r in 0 ..< band.rect.height {
+                    (dst + r * atlasRowBytes).copyMemory(from: src + r * rowBytes, byteCount: rowBytes)
+                }
+                continue
+            }
+            let path = pieces[band.piece].path
+            if path != lutPath {
+                paintTable(color: colors[path], into: lut)
+                lutPath = path
+            }
+            if width > 0 {
+                for r in 0 ..< band.rect.height {
+                    paintRow(coverage: src + r * rowBytes, count: width, table: lut,
+                             into: (dst + r * atlasRowBytes).assumingMemoryBound(to: UInt32.self))
                 }
             }
-            if !textTiles.isEmpty {
-                cb.textTiles += textTiles.count
-                for run in textRuns { cb.textTilePieces += run.pieces.count }
-                compositeTextRuns(paths, stores: stores, strips: max(1, ranges.count), batches: batchList,
-                                  stagingBase: stagingBase)
+            if !band.solid.isEmpty {
+                let stripShelf = batch.shelves[band.stripShelf]
+                let strip = base + batch.shelfStaging[band.stripShelf]
+                    + (band.stripY - stripShelf.y) * stripShelf.used * atlasBpp + band.stripX * atlasBpp
+                strip.initializeMemory(as: UInt32.self, repeating: lut[255], count: band.solid.count)
             }
-            let records = (stagingBase + instanceStart).bindMemory(to: CoverInstance.self, capacity: instanceCount)
-            var i = 0
-            let placements = frame.placements
-            for item in drawItems {
-                guard case .band(let w, let k) = item else {
-                    guard case .tile(let t) = item else { continue }
-                    let tile = textTiles[t]
-                    cb.coveredPixels += tile.rect.area
-                    records[i] = CoverInstance(x: Int16(tile.rect.x), y: Int16(tile.rect.y),
-                                               w: Int16(tile.rect.width), h: Int16(tile.rect.height),
-                                               u: Int16(tile.atlasX), v: Int16(tile.atlasY),
-                                               rule: CoverageRule.nonZero.rawValue, r: 1, g: 1, b: 1, a: 1,
-                                               leftTop: 0, leftBottom: 0, rightTop: 0, rightBottom: 0)
-                    i += 1
+        }
+    }
+
+    /// The coverage set of the part: its rectangles in draw order and each batch's shelf uploads.
+    private func collect(_ paths: [PreparedPath], form: AtlasForm, workers used: Int, atlas: TextureRef,
+                         into set: inout CoverageSet) {
+        for item in drawItems {
+            switch item {
+            case .tile(let t):
+                let tile = textTiles[t]
+                set.append(CoverBand(x: Int16(tile.rect.x), y: Int16(tile.rect.y), w: Int16(tile.rect.width),
+                                     h: Int16(tile.rect.height), u: Int16(tile.atlasX), v: Int16(tile.atlasY),
+                                     rule: CoverageRule.nonZero.rawValue, batch: Int16(tile.batch)), shape: -1)
+            case .band(let w, let k):
+                let band = workerState[w].bands[k]
+                let path = pieces[band.piece].path
+                let r = band.rect, solid = band.solid
+                func rect(_ x: Int, _ width: Int, u: Int, v: Int, oneRow: Bool) {
+                    set.append(CoverBand(x: Int16(r.x + x), y: Int16(r.y), w: Int16(width), h: Int16(r.height),
+                                         u: Int16(u), v: Int16(v), rule: paths[path].rule.rawValue,
+                                         batch: Int16(band.batch), leftTop: band.insets.0, leftBottom: band.insets.1,
+                                         rightTop: band.insets.2, rightBottom: band.insets.3,
+                                         oneRow: oneRow ? 1 : 0), shape: path)
+                }
+                if solid.isEmpty {
+                    rect(0, r.width, u: band.atlasX, v: band.atlasY, oneRow: false)
                     continue
                 }
-                do {
-                    let band = workerState[w].bands[k]
-                    let p = paths[pieces[band.piece].path]
-                    cb.coveredPixels += paint ? band.rect.area : BandShape(rect: band.rect, insets: band.insets).area
-                    if band.solid.isEmpty {
-                        records[i] = CoverInstance(x: Int16(band.rect.x), y: Int16(band.rect.y),
-                                                   w: Int16(band.rect.width), h: Int16(band.rect.height),
-                                                   u: Int16(band.atlasX), v: Int16(band.atlasY), rule: p.rule.rawValue,
-                                                   r: p.color.r, g: p.color.g, b: p.color.b, a: p.color.a,
-                                                   leftTop: band.insets.0, leftBottom: band.insets.1,
-                                                   rightTop: band.insets.2, rightBottom: band.insets.3)
-                        i += 1
-                        continue
-                    }
-                    // Paint form with a solid interior: left side, interior, right side (rectangles).
-                    let r = band.rect, solid = band.solid
-                    func rect(_ x: Int, _ w: Int, u: Int, v: Int, oneRow: Bool) {
-                        records[i] = CoverInstance(x: Int16(r.x + x), y: Int16(r.y), w: Int16(w), h: Int16(r.height),
-                                                   u: Int16(u), v: Int16(v), rule: p.rule.rawValue, oneRow: oneRow,
-                                                   r: p.color.r, g: p.color.g, b: p.color.b, a: p.color.a)
-                        i += 1
-                    }
-                    if solid.lowerBound > 0 {
-                        rect(0, solid.lowerBound, u: band.atlasX, v: band.atlasY, oneRow: false)
-                    }
-                    rect(solid.lowerBound, solid.count, u: band.stripX, v: band.stripY, oneRow: true)
-                    if solid.upperBound < r.width {
-                        rect(solid.upperBound, r.width - solid.upperBound, u: band.atlasX + solid.lowerBound,
-                             v: band.atlasY, oneRow: false)
-                    }
-                }
-            }
-            if let placements {
-                // A hoisted layer's content (paint form: rectangles): kept within its layer's box, moved to its
-                // region of the layer atlas.
-                var k = 0
-                for worker in workerState.prefix(ranges.count) {
-                    for band in worker.bands {
-                        let (shift, clip) = placements[pieces[band.piece].path]
-                        for _ in 0 ..< band.instanceCount {
-                            Self.place(&records[k], within: clip, shift: shift)
-                            k += 1
-                        }
-                    }
+                // Paint form with a solid interior: left side, interior, right side.
+                if solid.lowerBound > 0 { rect(0, solid.lowerBound, u: band.atlasX, v: band.atlasY, oneRow: false) }
+                rect(solid.lowerBound, solid.count, u: band.stripX, v: band.stripY, oneRow: true)
+                if solid.upperBound < r.width {
+                    rect(solid.upperBound, r.width - solid.upperBound, u: band.atlasX + solid.lowerBound,
+                         v: band.atlasY, oneRow: false)
                 }
             }
         }
-
-        // 5. Commands.
-        let pass = frame.framePass(in: &cb)
-        cb.passes[pass].commands.append(.uploadInstances(range: instanceStart ..< instanceStart + instanceBytes,
-                                                         bufferOffset: bufferOffset, count: instanceCount,
-                                                         pipeline: pipeline))
-        cb.passes[pass].commands.append(.bindPipeline(pipeline))
-        cb.passes[pass].commands.append(.bindTexture(unit: 0, atlasRef))
         for batch in batches {
+            var load = CoverageBatch()
             for (shelf, staging) in zip(batch.shelves, batch.shelfStaging) {
-                cb.passes[pass].commands.append(.uploadTexture(atlasRef, rect: TexelRect(x: 0, y: shelf.y, width: shelf.used,
-                                                                                         height: shelf.height),
-                                                               format: atlasFormat, source: staging))
+                load.uploads.append(.uploadTexture(atlas, rect: TexelRect(x: 0, y: shelf.y, width: shelf.used,
+                                                                          height: shelf.height),
+                                                   format: form.atlas, source: staging))
             }
-            cb.passes[pass].commands.append(.draw(instanceCount: batch.instances.count,
-                                                  bufferOffset: bufferOffset + batch.instances.lowerBound * CoverInstance.stride,
-                                                  pipeline: pipeline))
+            set.batches.append(load)
         }
     }
 
     /// Finds the frame's text runs: maximal runs of consecutive pieces drawn from glyph masks, at least two,
     /// whose boxes add up to `textRunMinOverdraw` times their bounding box, over pixels that still hold a
     /// clear colour that is opaque or transparent (`TextRun`).
-    private func findFrameTextRuns(_ paths: [PreparedPath], frame: FrameEncoding, enabled: Bool) {
+    private func findFrameTextRuns(_ paths: [PreparedPath], over clear: RGBA?) {
         frameTextRuns.removeAll(keepingCapacity: true)
-        guard enabled else { return }
-        let clear = frame.clearColor
-        let clearIsPlain = frame.target == .frame && (clear.a == 1 || (clear.a == 0 && clear.r == 0
-            && clear.g == 0 && clear.b == 0))
+        guard let clear else { return }
+        let clearIsPlain = clear.a == 1 || (clear.a == 0 && clear.r == 0 && clear.g == 0 && clear.b == 0)
         let isText = { (k: Int) in !paths[self.framePieces[k].path].glyphs.isEmpty }
         /// The text pieces from `i` on, as a run if they qualify.
         func run(from i: Int) -> (end: Int, run: FrameTextRun?) {
@@ -987,24 +856,6 @@ final class RasterAtlasStrategy: PathStrategy {
     @inline(__always)
     static func over(_ source: UInt32, _ destination: UInt32) -> UInt32 {
         over(SIMD2(source, 0), SIMD2(destination, 0))[0]
-    }
-
-    /// A rectangle instance cut to `clip` (its atlas texel moved with its top-left corner; a one-row strip
-    /// keeps its row) and moved by `shift`; one outside `clip` becomes empty.
-    static func place(_ r: inout CoverInstance, within clip: PixelRect, shift: (Int, Int)) {
-        let x0 = max(Int(r.x), clip.x), y0 = max(Int(r.y), clip.y)
-        let x1 = min(Int(r.x) + Int(r.w), clip.x + clip.width), y1 = min(Int(r.y) + Int(r.h), clip.y + clip.height)
-        guard x1 > x0, y1 > y0 else {
-            r.w = 0
-            r.h = 0
-            return
-        }
-        r.u += Int16(x0 - Int(r.x))
-        if r.oneRow == 0 { r.v += Int16(y0 - Int(r.y)) }
-        r.x = Int16(x0 + shift.0)
-        r.y = Int16(y0 + shift.1)
-        r.w = Int16(x1 - x0)
-        r.h = Int16(y1 - y0)
     }
 
     /// Columns `cols` of a coverage row into `out`, zero outside the row's non-zero extent `first ... last`

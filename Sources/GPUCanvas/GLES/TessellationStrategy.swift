@@ -30,18 +30,23 @@ final class TessellationStrategy: PathStrategy {
         atlasMaxHeight = min(2048, maxTextureSize)
     }
 
-    /// Coverage of `paths` for the compositing encoder: per batch an accumulation pass into the R32F atlas;
-    /// each piece is a band whose texels hold signed area (the encoder's program applies the fill rule).
-    func coverage(_ paths: [PreparedPath], stores: [Polygons], highPrecision: Bool = false,
+    var offersPaintForm: Bool { false }
+    var coverageFormat: TextureFormat { .r32f }
+    var drawsGlyphMasks: Bool { false }
+
+    func beginFrame(_ paths: [PreparedPath], output: CoverageOutput, splits: Bool) -> Int { 1 }
+
+    /// Per batch an accumulation pass into the R32F atlas; each piece is a band whose texels hold signed area
+    /// (the cover program applies the fill rule).
+    func coverage(part: Int, _ paths: [PreparedPath], stores: [Polygons], output: CoverageOutput, atlas: TextureRef,
                   into cb: inout CommandBuffer) -> CoverageSet {
-        var set = CoverageSet(kind: .accumulated, atlasFormat: .r32f)
-        set.shapeBands = [Range<Int>](repeating: 0 ..< 0, count: paths.count)
+        var set = CoverageSet(kind: .accumulated, atlasFormat: .r32f, shapes: paths.count)
         guard !paths.isEmpty else { return set }
         let layout = AtlasLayout(paths: paths, width: atlasWidth, maxHeight: atlasMaxHeight,
                                  maxPiece: (atlasWidth / 2, atlasMaxHeight / 2))
         var maxUsed = 0
         for b in layout.batches { maxUsed = max(maxUsed, b.usedHeight) }
-        cb.declare(.atlas(0), TextureDesc(width: atlasWidth, height: maxUsed, format: .r32f))
+        cb.declare(atlas, TextureDesc(width: atlasWidth, height: maxUsed, format: .r32f))
         segments.removeAll(keepingCapacity: true)
         var batchSegments: [Range<Int>] = []
         for (b, batch) in layout.batches.enumerated() {
@@ -50,12 +55,9 @@ final class TessellationStrategy: PathStrategy {
                 let piece = layout.pieces[i]
                 let p = paths[piece.path]
                 appendSegments(stores[p.store], contours: p.contours, piece: piece, antialiased: p.antialiased)
-                let k = set.bands.count
-                let r = set.shapeBands[piece.path]
-                set.shapeBands[piece.path] = r.isEmpty ? k ..< k + 1 : r.lowerBound ..< k + 1
-                set.bands.append(CoverBand(x: Int16(piece.rect.x), y: Int16(piece.rect.y), w: Int16(piece.rect.width),
-                                           h: Int16(piece.rect.height), u: Int16(piece.atlasX), v: Int16(piece.atlasY),
-                                           rule: p.rule.rawValue, batch: Int16(b)))
+                set.append(CoverBand(x: Int16(piece.rect.x), y: Int16(piece.rect.y), w: Int16(piece.rect.width),
+                                     h: Int16(piece.rect.height), u: Int16(piece.atlasX), v: Int16(piece.atlasY),
+                                     rule: p.rule.rawValue, batch: Int16(b)), shape: piece.path)
             }
             batchSegments.append(start ..< segments.count)
         }
@@ -66,7 +68,7 @@ final class TessellationStrategy: PathStrategy {
             if segmentBytes > 0 { (cb.staging.base + staging).copyMemory(from: s.baseAddress!, byteCount: segmentBytes) }
         }
         for (b, batch) in layout.batches.enumerated() {
-            var pass = RenderPass(target: .atlas(0), load: .clear(.transparent),
+            var pass = RenderPass(target: atlas, load: .clear(.transparent),
                                   clearRect: TexelRect(x: 0, y: 0, width: atlasWidth, height: batch.usedHeight),
                                   store: .store)
             if b == 0, segmentBytes > 0 {
@@ -84,43 +86,6 @@ final class TessellationStrategy: PathStrategy {
             set.batches.append(CoverageBatch(uploads: [], pass: pass))
         }
         return set
-    }
-
-    /// The fast path: `coverage` (accumulation passes), then per batch one cover draw of its pieces with each
-    /// path's colour, source-over into the frame.
-    func encode(_ paths: [PreparedPath], stores: [Polygons], frame: FrameEncoding,
-                into cb: inout CommandBuffer, timings: inout GLESFrameTimings) throws {
-        guard !paths.isEmpty else { return }
-        let set = coverage(paths, stores: stores, highPrecision: false, into: &cb)
-        var bandPath = [Int](repeating: 0, count: set.bands.count)
-        for (p, r) in set.shapeBands.enumerated() { for b in r { bandPath[b] = p } }
-        let coverBytes = set.bands.count * CoverInstance.stride
-        let coverOffset = cb.reserveInstances(set.bands.count, pipeline: .tessCover)
-        let staging = cb.reserveStaging(coverBytes)
-        let records = (cb.staging.base + staging).bindMemory(to: CoverInstance.self, capacity: set.bands.count)
-        var batchBands = [Range<Int>](repeating: 0 ..< 0, count: set.batches.count)
-        for (i, band) in set.bands.enumerated() {
-            let c = paths[bandPath[i]].color
-            cb.coveredPixels += Int(band.w) * Int(band.h)
-            records[i] = CoverInstance(x: band.x, y: band.y, w: band.w, h: band.h, u: band.u, v: band.v, rule: band.rule,
-                                       r: c.r, g: c.g, b: c.b, a: c.a)
-            let b = Int(band.batch)
-            batchBands[b] = batchBands[b].isEmpty ? i ..< i + 1 : batchBands[b].lowerBound ..< i + 1
-        }
-        for (b, batch) in set.batches.enumerated() {
-            guard var pass = batch.pass else { continue }
-            if b == 0 {
-                pass.commands.insert(.uploadInstances(range: staging ..< staging + coverBytes, bufferOffset: coverOffset,
-                                                      count: set.bands.count, pipeline: .tessCover), at: 0)
-            }
-            cb.passes.append(pass)
-            let f = frame.framePass(in: &cb)
-            cb.passes[f].commands.append(.bindPipeline(.tessCover))
-            cb.passes[f].commands.append(.bindTexture(unit: 0, .atlas(0)))
-            cb.passes[f].commands.append(.draw(instanceCount: batchBands[b].count,
-                                               bufferOffset: coverOffset + batchBands[b].lowerBound * CoverInstance.stride,
-                                               pipeline: .tessCover))
-        }
     }
 
     /// Clips the path's edges to `piece` and appends them in atlas texels.

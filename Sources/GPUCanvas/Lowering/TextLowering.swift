@@ -158,9 +158,9 @@ public struct GlyphCacheStatistics: Equatable, Sendable, CustomStringConvertible
 /// w reads and writes only slot w, so finding a placed glyph's mask costs no lookup and no lock.
 final class CachedOutline {
     let polygons: Polygons
-    /// Slots for `maskSlotCount` workers (`Planner.maxWorkers`).
+    /// Slots for `maskSlotCount` workers (`Parallelism.maxWorkers`).
     let maskSlots: UnsafeMutablePointer<MaskSlot>
-    static let maskSlotCount = Planner.maxWorkers
+    static let maskSlotCount = Parallelism.maxWorkers
 
     /// A mask made by one worker's cache, valid while that cache's `token` is still `token` (a cache that
     /// starts over takes a new token, which makes every slot it filled stale at once). The mask's texels

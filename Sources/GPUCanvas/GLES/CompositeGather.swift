@@ -1,0 +1,306 @@
+// The composite route's gather phase: a `LoweredFrame` with clips, layers, gradients or blend modes → a
+// `GatheredFrame`.
+//
+// Design note. The gather walks the frame once, in the order the GPU must draw it, and decides everything that
+// depends on the frame's content: which shapes need coverage (`shapes`, in the order their bands will be
+// drawn, so the coverage phase's atlas batches are met in order), which paint-data rows and images the
+// instances read, and the steps the emit phase turns into render passes (`CompositeStep`). It issues no GPU
+// command. The walk, in order:
+// - clip masks (ClipMasks.swift): every clip stack of the frame gets a region in an R8 mask page, built at the
+//   start of the frame in a few passes for all clips at once, so that a clip per draw costs one pass in all;
+// - hoisted layers (LayerHoisting.swift): the frame's top-level layers drawn before the frame, together, into
+//   layer atlases, and their filters in rounds;
+// - the frame's ops: draws, and per open `drawLayer` a layer texture sized to the layer's box; popping a layer
+//   composites it (through its filters, FilterPasses.swift) into its parent as one more draw.
+// Blending: `.normal` by fixed function; every other mode in the shader, the destination read through
+// framebuffer fetch or, where the driver lacks it, from a copy of the target under each draw (the emit phase
+// makes the copies).
+
+/// A texture the composite route draws into, and what it shows.
+struct CompositeTarget {
+    var ref: TextureRef
+    /// The device pixels it shows (a mask page's: the page itself, from 0).
+    var box: PixelRect
+    /// What its first pass clears to.
+    var clear: RGBA
+    var cleared = false
+}
+
+/// One instance per band of a shape's coverage, with what every one of them carries.
+struct BandsStep {
+    var shape: Int
+    /// Added to the bands' device pixels (a clip's region in its mask page).
+    var offset: (Int, Int)
+    var paint: CompositeInstance.PaintSource
+    var row: Int
+    var color: SIMD4<Float>
+    var blend: GraphicsContext.BlendMode
+    var clip: ClipPlacement?
+    var pipeline: Pipeline
+    var state: CompositeState
+}
+
+/// Where a clipped instance finds its clip: the clip's device box and the mask-page texel of its top-left corner.
+struct ClipPlacement {
+    var box: PixelRect
+    var u: Int, v: Int
+
+    func set(on i: inout CompositeInstance) {
+        i.clipX = Int16(box.x); i.clipY = Int16(box.y); i.clipW = Int16(box.width); i.clipH = Int16(box.height)
+        i.clipU = Int16(u); i.clipV = Int16(v)
+    }
+}
+
+/// One step of a gathered frame, in the order the emit phase takes them.
+enum CompositeStep {
+    /// Draw into this target from now on; its pass opens with the next instance, or `openPass`.
+    case push(CompositeTarget)
+    case pop
+    /// Opens a pass on the current target (the first clears it).
+    case openPass
+    /// Restricts the current pass's draws to a region (nil: lifts it).
+    case scissor(PixelRect?)
+    /// Makes a texture at least (or exactly) this size.
+    case declare(TextureRef, TextureDesc, atLeast: Bool)
+    /// Added to every instance from now on: a hoisted layer's device pixels → its region of the layer atlas.
+    case shift(Int, Int)
+    /// One instance; with `copyBox`, on the destination-copy route, the target's pixels under it are copied first.
+    case instance(CompositeInstance, Pipeline, CompositeState, variant: ShaderVariant?, copyBox: PixelRect?)
+    case bands(BandsStep)
+    /// Ends the draw call being gathered.
+    case flush
+    /// A layer-atlas page's paint layers, drawn from their paint-form coverage (`GatheredFrame.paintLayers`).
+    case paintLayers(Int)
+}
+
+/// What the gather phase hands on: the steps, the shapes whose coverage they draw, and the data they read.
+struct GatheredFrame {
+    var steps: [CompositeStep] = []
+    /// Shapes drawn through the composite programs, in the order their bands are drawn.
+    var shapes: [PreparedPath] = []
+    /// Per layer-atlas page with paint layers: their draws in the paint form, each kept within its layer's box
+    /// and moved to its region (`LayerHoisting.swift`).
+    var paintLayers: [(paths: [PreparedPath], placements: [(shift: (Int, Int), clip: PixelRect)])] = []
+    /// Paint-data rows (gradients, images, filter parameters), one texture row each, and each row's header.
+    var paintRows: [[SIMD4<Float>]] = []
+    var gradientHeaders: [SIMD4<Float>] = []
+    /// The frame's distinct images, each uploaded once into `.image(slot)`.
+    var images: [RasterImage] = []
+    var maskPages: [(width: Int, height: Int)] = []
+    var maskFormat = TextureFormat.r8
+    var layerAtlasPages: [(precise: Bool, index: Int, width: Int, height: Int)] = []
+    /// The frame has a layer of half floats in a frame of bytes (a colour-filtered layer).
+    var usesPreciseLayers = false
+}
+
+final class CompositeGather {
+    /// Most clip-mask texels one frame may hold (R8: 256 MiB). Clip masks are built for the whole frame at its
+    /// start, so their area adds up; a frame beyond this is refused with an error rather than exhausting memory.
+    static let maskTexelBudget = 1 << 28
+
+    let frame: LoweredFrame
+    let frameFormat: TextureFormat
+    let maxTextureSize: Int
+    /// Hoisted layers may be drawn in the paint form (the strategy offers it).
+    let paintFormLayers: Bool
+    var out = GatheredFrame()
+
+    /// Layers open now (0: drawing into the frame); layer textures are numbered by it.
+    var depth = 0
+    /// The textures of the `drawLayer` layers open now.
+    private var openLayers: [TextureRef] = []
+    /// Where each clip's mask lives: page, and the page texel of its box's top-left corner.
+    var maskRegions: [Int: (page: Int, u: Int, v: Int)] = [:]
+    /// Clips in an order where every clip used inside a `clipToLayer` content comes before the clip holding it.
+    var clipOrder: [Int] = []
+    /// The frame's hoisted layers by the index of their `pushLayer` op (`LayerHoisting.swift`).
+    var hoisted: [Int: HoistedLayer] = [:]
+    var filterAtlasPages: [(round: Int, page: Int, width: Int, height: Int)] = []
+    /// The row already holding each set of texels (by bit pattern, so −0 and NaN payloads stay apart): a frame of
+    /// 20 000 draws of one gradient uploads one row, not 20 000 (the texture's height is a GL limit).
+    private var rowOfTexels: [[SIMD4<UInt32>]: Int] = [:]
+    private var imageSlots: [ObjectIdentifier: Int] = [:]
+    private var route: BlendRoute
+
+    /// Gathers `frame` (after the clear colour's fold) for a target of `frameFormat`.
+    init(_ frame: LoweredFrame, frameFormat: TextureFormat, route: BlendRoute, maxTextureSize: Int,
+         paintFormLayers: Bool) throws {
+        self.frame = frame
+        self.frameFormat = frameFormat
+        self.route = route
+        self.maxTextureSize = maxTextureSize
+        self.paintFormLayers = paintFormLayers
+        out.maskFormat = frame.colorMode == .nonLinear ? .r8 : .r16f
+        try layoutMasks()
+        layoutHoisting()
+        buildMasks()
+        drawHoisted()
+        record(.openPass)  // the frame is cleared even when nothing draws
+        walkFrame()
+        record(.flush)
+        // Paint rows are addressed by 16-bit instance fields and stored one per texture row.
+        let rowLimit = min(maxTextureSize, Int(Int16.max))
+        if out.paintRows.count > rowLimit {
+            throw RenderError.unsupported("the frame needs \(out.paintRows.count) distinct gradient, image and filter parameter rows; GLES holds at most \(rowLimit) per frame (draw fewer distinct gradients or images per frame)")
+        }
+    }
+
+    func record(_ step: CompositeStep) { out.steps.append(step) }
+
+    // MARK: Walking the ops
+
+    /// The frame's ops: a hoisted layer's content is already drawn, and its composite reads its images.
+    private func walkFrame() {
+        var i = 0
+        let ops = frame.ops
+        while i < ops.count {
+            if let h = hoisted[i] {
+                compositeFiltered(h.composite, passes: h.passes, location: h.location)
+                i = h.end + 1
+                continue
+            }
+            walk(ops[i])
+            i += 1
+        }
+    }
+
+    func walk(_ op: LoweredOp) {
+        switch op {
+        case .draw(let d): draw(d)
+        case .pushLayer(let box, let precise): pushLayer(box, precise: precise)
+        case .popLayer(let c): popLayer(c)
+        }
+    }
+
+    func draw(_ d: LoweredDraw) {
+        let shape = takeShape(d.shape)
+        var paint = CompositeInstance.PaintSource.backdrop
+        var color = SIMD4<Float>(repeating: d.opacity)
+        var row = 0
+        var state = CompositeState(maskPage: maskPage(d.clip), source: nil)
+        switch d.paint {
+        case .solid(let c):
+            paint = .solid
+            color = SIMD4(c.r, c.g, c.b, c.a) * d.opacity
+        case .gradient(let g):
+            paint = .gradient
+            let texels = g.packedTexels()
+            row = addRow(texels, header: texels[0])
+        case .image(let i):
+            paint = .image
+            row = addRow(i.packedTexels + [SIMD4<Float>](repeating: .zero, count: 1), header: .zero)
+            if imageSlots[i.identity] == nil {
+                imageSlots[i.identity] = out.images.count
+                out.images.append(i.pixels)
+            }
+            state.image = .image(imageSlots[i.identity]!)
+        case .backdrop:
+            break
+        }
+        // The backdrop is the destination: only the shader-blended programs read it, in any blend mode.
+        let p = paint == .backdrop ? (route == .framebufferFetch ? Pipeline.compositeFetch : .compositeCopy)
+            : pipeline(for: d.blend)
+        record(.bands(BandsStep(shape: shape, offset: (0, 0), paint: paint, row: row, color: color, blend: d.blend,
+                                clip: clipPlacement(d.clip), pipeline: p, state: state)))
+    }
+
+    private func pushLayer(_ box: PixelRect, precise: Bool) {
+        depth += 1
+        // A half-float frame's layers are precise already.
+        let half = precise && frameFormat != .rgba16f
+        let ref: TextureRef = half ? .preciseLayer(depth) : .layer(depth)
+        if half { out.usesPreciseLayers = true }
+        openLayers.append(ref)
+        record(.push(CompositeTarget(ref: ref, box: box, clear: .transparent)))
+        record(.declare(ref, TextureDesc(width: box.width, height: box.height, format: half ? .rgba16f : frameFormat),
+                        atLeast: true))
+        record(.openPass)
+    }
+
+    private func popLayer(_ c: LayerComposite) {
+        record(.pop)
+        let layer = openLayers.removeLast()
+        depth -= 1
+        let list = FilterPassList(c.filter)
+        let layerImage = FilterImageLocation(ref: layer, box: c.layerBox)
+        let outputs = emitImmediately(list, layer: layerImage)
+        compositeFiltered(c, passes: list) { input in
+            if case .pass(let j) = input { return outputs[j] }
+            return layerImage
+        }
+    }
+
+    /// Composites a layer's final image (through the colour steps after its last stage) into the current
+    /// target; a separately composited shadow, then its source; a coarse blur result, interpolated.
+    func compositeFiltered(_ c: LayerComposite, passes list: FilterPassList,
+                           location: (FilterPassSpec.Input) -> FilterImageLocation) {
+        let f = c.filter
+        let source = location(list.final)
+        if let shadowBlend = f.separateShadowBlend, let last = f.stages.last {
+            // `disablesGroup`: the shadow alone, then the stage's input through its prefilter.
+            compositeLayer(source, color: [], blend: shadowBlend, c)
+            compositeLayer(location(list.lastInput), color: last.prefilter, blend: c.blend, c)
+        } else if f.upsampledByComposite, case .blur(let plan)? = f.stages.last?.kind {
+            compositeLayer(source, color: [], blend: c.blend, c, upsampleFactor: plan.factor)
+        } else {
+            compositeLayer(source, color: f.finalColor, blend: c.blend, c)
+        }
+    }
+
+    /// One composite of `source` (through the colour steps `color`) into the current target over the
+    /// composite's box, × its opacity, through its clip.
+    /// `upsampleFactor`: the source is a blur's coarse result, interpolated up by that factor.
+    private func compositeLayer(_ source: FilterImageLocation, color: [ColorFilterStep],
+                                blend: GraphicsContext.BlendMode, _ c: LayerComposite, upsampleFactor: Int = 1) {
+        let row = color.isEmpty ? 0 : paintRow(ColorFilterFormulas.packedTexels(color))
+        let paint: CompositeInstance.PaintSource = upsampleFactor > 1 ? .upsampledSource
+            : color.isEmpty ? .source : .filteredSource
+        var instance = full(c.box, paint: paint, color: SIMD4(repeating: c.opacity))
+        instance.paintRow = Int16(upsampleFactor > 1 ? upsampleFactor : row)
+        instance.blendMode = Int16(blend.rawValue)
+        clipPlacement(c.clip)?.set(on: &instance)
+        var state = CompositeState(maskPage: maskPage(c.clip), source: (source.ref, source.box))
+        state.sourceTexel = source.texel
+        record(.instance(instance, pipeline(for: blend), state, variant: nil, copyBox: c.box))
+    }
+
+    // MARK: Shapes, rows, clips
+
+    /// Lists a shape for the coverage phase; its index there.
+    func takeShape(_ s: CoverageShape) -> Int {
+        out.shapes.append(PreparedPath(s, color: RGBA(r: 1, g: 1, b: 1, a: 1), interiors: false))
+        return out.shapes.count - 1
+    }
+
+    /// A paint-data row holding `texels`.
+    func paintRow(_ texels: [SIMD4<Float>]) -> Int { addRow(texels, header: .zero) }
+
+    /// The row holding `texels` (a new one, or the earlier row with the same bits).
+    private func addRow(_ texels: [SIMD4<Float>], header: SIMD4<Float>) -> Int {
+        let key = (texels + [header]).map { SIMD4($0.x.bitPattern, $0.y.bitPattern, $0.z.bitPattern, $0.w.bitPattern) }
+        if let row = rowOfTexels[key] { return row }
+        out.paintRows.append(texels)
+        out.gradientHeaders.append(header)
+        rowOfTexels[key] = out.paintRows.count - 1
+        return out.paintRows.count - 1
+    }
+
+    func maskPage(_ clip: Int?) -> TextureRef? { clip.map { .mask(maskRegions[$0]!.page) } }
+
+    func clipPlacement(_ clip: Int?) -> ClipPlacement? {
+        guard let k = clip, let box = frame.clips[k].box, let r = maskRegions[k] else { return nil }
+        return ClipPlacement(box: box, u: r.u, v: r.v)
+    }
+
+    /// A rectangle of full coverage.
+    func full(_ r: PixelRect, paint: CompositeInstance.PaintSource, color: SIMD4<Float>) -> CompositeInstance {
+        CompositeInstance(x: Int16(r.x), y: Int16(r.y), w: Int16(r.width), h: Int16(r.height), u: 0, v: 0, rule: 0,
+                          coverage: CompositeInstance.CoverageSource.full.rawValue, paint: paint.rawValue,
+                          paintRow: 0, r: color.x, g: color.y, b: color.z, a: color.w)
+    }
+
+    func pipeline(for blend: GraphicsContext.BlendMode) -> Pipeline {
+        if blend == .normal { return .composite }
+        return route == .framebufferFetch ? .compositeFetch : .compositeCopy
+    }
+}
