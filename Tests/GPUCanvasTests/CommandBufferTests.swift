@@ -370,7 +370,7 @@ final class CommandBufferTests: XCTestCase {
         var paths: [PreparedPath] = []
         for i in 0 ..< 300 {
             let w = 5 + (i * 37) % 90, h = 3 + (i * 53) % 70
-            paths.append(PreparedPath(drawIndex: i, store: 0, contours: 0 ..< 0, edgeCount: 0,
+            paths.append(PreparedPath(drawNumber: i, store: 0, contours: 0 ..< 0, edgeCount: 0,
                                       box: PixelRect(x: 0, y: 0, width: w, height: h), rule: .nonZero,
                                       antialiased: true, color: .transparent))
         }
@@ -395,7 +395,7 @@ final class CommandBufferTests: XCTestCase {
 
     /// A path larger than the maximum piece is cut into pieces that tile its box exactly.
     func testLargeBoxIsTiledByPieces() {
-        let p = PreparedPath(drawIndex: 0, store: 0, contours: 0 ..< 0, edgeCount: 0,
+        let p = PreparedPath(drawNumber: 0, store: 0, contours: 0 ..< 0, edgeCount: 0,
                              box: PixelRect(x: 3, y: 5, width: 300, height: 200), rule: .nonZero, antialiased: true,
                              color: .transparent)
         let layout = AtlasLayout(paths: [p], width: 256, maxHeight: 256, maxPiece: (128, 128))

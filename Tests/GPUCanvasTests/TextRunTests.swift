@@ -40,7 +40,7 @@ final class TextRunTests: XCTestCase {
         }
     }
 
-    /// Sixty translucent lines piled over a tinted background: one text tile, within the default bar of the
+    /// Sixty translucent lines piled over a tinted background: one piece of a text pile, within the default bar of the
     /// reference, and the same bytes every time.
     func testDenseTranslucentTextIsOneTileAndMatchesTheReference() throws {
         let draw = Self.lines(count: 60, top: 0, height: 256)
@@ -49,7 +49,7 @@ final class TextRunTests: XCTestCase {
         let size = CGSize(width: 256, height: 256)
         let image = try gl.render(size: size, draw)
         let dump = try XCTUnwrap(gl.lastGPUCommandDump)
-        XCTAssertTrue(dump.contains("1 text tile composited on the CPU from 60 text pieces"), dump)
+        XCTAssertTrue(dump.contains("text piles composited on the CPU: 1 piece from 60 text pieces"), dump)
         let d = image.difference(from: try reference.render(size: size, draw))
         XCTAssertTrue(d.meetsDefaultBar, "\(d)")
         XCTAssertEqual(try gl.render(size: size, draw).pixels, image.pixels)
@@ -68,7 +68,7 @@ final class TextRunTests: XCTestCase {
         let gl = try CanvasRenderer(backend: .gles(Self.mesaAtlas))
         let image = try gl.render(size: size, draw)
         let dump = try XCTUnwrap(gl.lastGPUCommandDump)
-        XCTAssertTrue(dump.contains("2 text tiles composited on the CPU from 80 text pieces"), dump)
+        XCTAssertTrue(dump.contains("text piles composited on the CPU: 2 pieces from 80 text pieces"), dump)
         for y in 41 ..< 99 {
             for x in 33 ..< 223 {
                 let i = (y * 256 + x) * 4
@@ -90,7 +90,7 @@ final class TextRunTests: XCTestCase {
         }
         let gl = try CanvasRenderer(backend: .gles(Self.mesaAtlas))
         let image = try gl.render(size: size, draw)
-        XCTAssertFalse(try XCTUnwrap(gl.lastGPUCommandDump).contains("text tile"))
+        XCTAssertFalse(try XCTUnwrap(gl.lastGPUCommandDump).contains("text piles composited"))
         let d = image.difference(from: try CanvasRenderer(backend: .reference).render(size: size, draw))
         XCTAssertTrue(d.meetsDefaultBar, "\(d)")
     }
@@ -117,7 +117,7 @@ final class TextRunTests: XCTestCase {
         let gl = try CanvasRenderer(backend: .gles(Self.mesaAtlas))
         let image = try gl.render(size: size, draw)
         let dump = try XCTUnwrap(gl.lastGPUCommandDump)
-        XCTAssertTrue(dump.contains("text tile"), dump)
+        XCTAssertTrue(dump.contains("text piles composited"), dump)
         let stats = gl.glyphCacheStatistics
         // Two workers (this project's CI) each meet over 8 MiB of masks; with more, each meets less and may
         // never fill its cache, so only the comparison with the reference below holds everywhere.
@@ -137,7 +137,7 @@ final class TextRunTests: XCTestCase {
         let parts = try CanvasRenderer(gles: Self.mesaAtlas, partPixelLimit: 1)
         let whole = try CanvasRenderer(backend: .gles(Self.mesaAtlas))
         XCTAssertEqual(try parts.render(size: size, draw).pixels, try whole.render(size: size, draw).pixels)
-        XCTAssertTrue(try XCTUnwrap(parts.lastGPUCommandDump).contains("text tile"))
+        XCTAssertTrue(try XCTUnwrap(parts.lastGPUCommandDump).contains("text piles composited"))
     }
 
     /// A run whose box would pass `textRunMaxArea` is cut where it would: thirty lines in the top half fit
@@ -153,10 +153,10 @@ final class TextRunTests: XCTestCase {
         let limited = try CanvasRenderer(gles: Self.mesaAtlas, textRunAreaLimit: 256 * 130)
         let image = try limited.render(size: size, draw)
         let dump = try XCTUnwrap(limited.lastGPUCommandDump)
-        XCTAssertTrue(dump.contains("1 text tile composited on the CPU from 30 text pieces"), dump)
+        XCTAssertTrue(dump.contains("text piles composited on the CPU: 1 piece from 30 text pieces"), dump)
         let whole = try CanvasRenderer(backend: .gles(Self.mesaAtlas))
         _ = try whole.render(size: size, draw)
-        XCTAssertTrue(try XCTUnwrap(whole.lastGPUCommandDump).contains("1 text tile composited on the CPU from 60 text pieces"))
+        XCTAssertTrue(try XCTUnwrap(whole.lastGPUCommandDump).contains("text piles composited on the CPU: 1 piece from 60 text pieces"))
         let d = image.difference(from: try CanvasRenderer(backend: .reference).render(size: size, draw))
         XCTAssertTrue(d.meetsDefaultBar, "\(d)")
     }

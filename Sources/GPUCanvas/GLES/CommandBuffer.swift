@@ -107,7 +107,7 @@ struct TextureDesc: Equatable, CustomStringConvertible {
 enum Pipeline: String, CaseIterable, CustomStringConvertible {
     /// Raster atlas: CPU coverage texels × instance colour, source-over into the frame.
     case atlasCover
-    /// Raster atlas, paint form: the atlas texels are premultiplied colour × coverage already (BGRA8);
+    /// Raster atlas, baked paint: the atlas texels are premultiplied colour × coverage already (BGRA8);
     /// rectangles only, drawn as triangle fans (llvmpipe's linear path).
     case atlasBlit
     /// GPU tessellation: each segment adds its exact signed area into the float atlas (additive blend).
@@ -466,10 +466,10 @@ struct CommandBuffer: CustomStringConvertible {
     var readsBack = true
     /// Device pixels the cover draws blend (the sum of their rectangles): the main GL cost on llvmpipe.
     var coveredPixels = 0
-    /// Text tiles of the raster atlas's paint form (`RasterAtlasStrategy`, text runs composited on the CPU):
+    /// Text tiles of the raster atlas's baked paint (`RasterAtlasStrategy`, text runs composited on the CPU):
     /// how many, and the text pieces composited into them.
-    var textTiles = 0
-    var textTilePieces = 0
+    var pilePieces = 0
+    var pileTextPieces = 0
     /// The parts of this frame already replayed, as text, oldest first. A frame whose staging would grow
     /// past a strategy's budget is planned and replayed in parts (`FrameEncoding.submitPart`), so that its
     /// memory stays bounded however much it draws; the buffer then holds the last part.
@@ -504,8 +504,8 @@ struct CommandBuffer: CustomStringConvertible {
         instanceBufferSize = 0
         readsBack = true
         coveredPixels = 0
-        textTiles = 0
-        textTilePieces = 0
+        pilePieces = 0
+        pileTextPieces = 0
     }
 
     /// Draw calls of the whole frame, replayed parts included.
@@ -580,8 +580,8 @@ struct CommandBuffer: CustomStringConvertible {
         var lines = ["CommandBuffer: \(plural(passes.count, "pass")), "
             + "\(plural(drawCallCount, "draw call")), \(plural(uploadCount, "upload")) (\(bytes(uploadBytes))), "
             + "\(plural(instanceCount, "instance")), \(plural(coveredPixels, "covered pixel")), \(plural(textures.count, "texture"))"]
-        if textTiles > 0 {
-            lines.append("  \(plural(textTiles, "text tile")) composited on the CPU from \(plural(textTilePieces, "text piece"))")
+        if pilePieces > 0 {
+            lines.append("  text piles composited on the CPU: \(plural(pilePieces, "piece")) from \(plural(pileTextPieces, "text piece"))")
         }
         for t in textures { lines.append("  texture \(t.ref) \(t.desc)") }
         if !prologue.isEmpty { lines.append("  prologue") }

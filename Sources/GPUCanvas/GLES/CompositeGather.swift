@@ -69,7 +69,7 @@ enum CompositeStep {
     case bands(BandsStep)
     /// Ends the draw call being gathered.
     case flush
-    /// A layer-atlas page's paint layers, drawn from their paint-form coverage (`GatheredFrame.paintLayers`).
+    /// A layer-atlas page's paint layers, drawn from their baked-paint coverage (`GatheredFrame.paintLayers`).
     case paintLayers(Int)
 }
 
@@ -78,7 +78,7 @@ struct GatheredFrame {
     var steps: [CompositeStep] = []
     /// Shapes drawn through the composite programs, in the order their bands are drawn.
     var shapes: [PreparedPath] = []
-    /// Per layer-atlas page with paint layers: their draws in the paint form, each kept within its layer's box
+    /// Per layer-atlas page with paint layers: their draws in baked paint, each kept within its layer's box
     /// and moved to its region (`LayerHoisting.swift`).
     var paintLayers: [(paths: [PreparedPath], placements: [(shift: (Int, Int), clip: PixelRect)])] = []
     /// Paint-data rows (gradients, images, filter parameters), one texture row each, and each row's header.
@@ -101,8 +101,8 @@ final class CompositeGather {
     let frame: LoweredFrame
     let frameFormat: TextureFormat
     let maxTextureSize: Int
-    /// Hoisted layers may be drawn in the paint form (the strategy offers it).
-    let paintFormLayers: Bool
+    /// Hoisted layers may be drawn in baked paint (the strategy offers it).
+    let bakedPaintLayers: Bool
     var out = GatheredFrame()
 
     /// Layers open now (0: drawing into the frame); layer textures are numbered by it.
@@ -124,12 +124,12 @@ final class CompositeGather {
 
     /// Gathers `frame` (after the clear colour's fold) for a target of `frameFormat`.
     init(_ frame: LoweredFrame, frameFormat: TextureFormat, route: BlendRoute, maxTextureSize: Int,
-         paintFormLayers: Bool) throws {
+         bakedPaintLayers: Bool) throws {
         self.frame = frame
         self.frameFormat = frameFormat
         self.route = route
         self.maxTextureSize = maxTextureSize
-        self.paintFormLayers = paintFormLayers
+        self.bakedPaintLayers = bakedPaintLayers
         out.maskFormat = frame.colorMode == .nonLinear ? .r8 : .r16f
         try layoutMasks()
         layoutHoisting()

@@ -1,5 +1,5 @@
 // The cover draws of the emit phase: a coverage set's bands drawn by the cover programs (`atlas_blit` for the
-// paint form, `atlas_cover` for R8/R16F/R32F coverage, `tess_cover` for accumulated area), straight into a
+// baked paint, `atlas_cover` for R8/R16F/R32F coverage, `tess_cover` for accumulated area), straight into a
 // target with source-over: one instance per band in its shape's colour, one draw call per atlas batch. The
 // direct route draws a frame of plain solid draws this way, and the composite route a layer-atlas page's
 // paint layers.
@@ -26,7 +26,7 @@ enum CoverEmitter {
         let records = (cb.staging.base + start).bindMemory(to: CoverInstance.self, capacity: count)
         for (i, band) in set.bands.enumerated() {
             let shape = set.bandShape[i]
-            // A text tile (shape −1) holds finished colour.
+            // A piece of a text pile (shape −1) holds finished colour.
             let c = shape >= 0 ? paths[shape].color : RGBA(r: 1, g: 1, b: 1, a: 1)
             cb.coveredPixels += band.area
             records[i] = CoverInstance(x: band.x, y: band.y, w: band.w, h: band.h, u: band.u, v: band.v,

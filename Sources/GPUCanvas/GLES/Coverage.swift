@@ -19,10 +19,10 @@ public enum PathStrategyKind: String, Sendable, Equatable, Hashable, CaseIterabl
     public var description: String { rawValue }
 }
 
-/// A shape ready for a path strategy: device-space contours (or glyph placements) and the colour a paint-form
+/// A shape ready for a path strategy: device-space contours (or glyph placements) and the colour a baked-paint
 /// atlas bakes in.
 struct PreparedPath {
-    var drawIndex: Int
+    var drawNumber: Int
     /// Index of the `Polygons` store holding the contours.
     var store: Int
     var contours: Range<Int>
@@ -33,14 +33,14 @@ struct PreparedPath {
     /// Premultiplied, opacity applied (white where only the coverage is wanted).
     var color: RGBA
     /// Whether the path can have interiors wide enough to draw as solid rectangles (`RasterAtlasStrategy`'s
-    /// paint form): every fill, and strokes at least `Lowering.solidStrokeWidth` device pixels wide.
+    /// baked paint): every fill, and strokes at least `Lowering.solidStrokeWidth` device pixels wide.
     var mayHaveInteriors = true
     /// Text drawn from glyph masks: its placements in the store (`CoverageShape.glyphs`); contours are empty.
     var glyphs: Range<Int> = 0 ..< 0
 
-    init(drawIndex: Int, store: Int, contours: Range<Int>, edgeCount: Int, box: PixelRect, rule: CoverageRule,
+    init(drawNumber: Int, store: Int, contours: Range<Int>, edgeCount: Int, box: PixelRect, rule: CoverageRule,
          antialiased: Bool, color: RGBA, mayHaveInteriors: Bool = true, glyphs: Range<Int> = 0 ..< 0) {
-        self.drawIndex = drawIndex
+        self.drawNumber = drawNumber
         self.store = store
         self.contours = contours
         self.edgeCount = edgeCount
@@ -54,7 +54,7 @@ struct PreparedPath {
 
     /// A lowered shape painted `color` (premultiplied, opacity applied).
     init(_ s: CoverageShape, color: RGBA, interiors: Bool = true) {
-        self.init(drawIndex: s.drawNumber, store: s.store, contours: s.contours, edgeCount: s.edgeCount, box: s.box,
+        self.init(drawNumber: s.drawNumber, store: s.store, contours: s.contours, edgeCount: s.edgeCount, box: s.box,
                   rule: s.rule, antialiased: s.antialiased, color: color,
                   mayHaveInteriors: interiors && s.mayHaveInteriors, glyphs: s.glyphs)
     }
@@ -72,20 +72,20 @@ enum CoverageOutput: Equatable {
     /// Coverage 0…1 in `format` texels (the raster atlas), or signed area in R32F (GPU tessellation: the fill
     /// rule is applied when sampled).
     case coverage(TextureFormat)
-    /// The paint form: premultiplied BGRA8 colour × coverage of each shape's `color`, bands as plain
+    /// Baked paint: premultiplied BGRA8 colour × coverage of each shape's `color`, bands as plain
     /// rectangles and solid interiors as one-row strips, the shape llvmpipe's linear rasterizer takes
-    /// (GLESBackend.swift). `textRunsOver`: the colour the whole target holds under the shapes, when it is
+    /// (GLESBackend.swift). `pilesOver`: the colour the whole target holds under the shapes, when it is
     /// opaque or transparent; piled-up text is then composited on the CPU into tiles (`RasterAtlasStrategy`).
-    case paint(textRunsOver: RGBA?)
+    case bakedPaint(textPilesOver: RGBA?)
 
-    var isPaint: Bool { if case .paint = self { return true }; return false }
+    var isBakedPaint: Bool { if case .bakedPaint = self { return true }; return false }
 }
 
 /// A path strategy: shapes → coverage in atlas batches.
 protocol PathStrategy: AnyObject {
     var kind: PathStrategyKind { get }
     /// The strategy offers `CoverageOutput.paint` (the raster atlas on a software rasterizer).
-    var offersPaintForm: Bool { get }
+    var offersBakedPaint: Bool { get }
     /// The texel format of its plain coverage (the raster atlas's R8, R16F or R32F; GPU tessellation's R32F).
     var coverageFormat: TextureFormat { get }
     /// The strategy draws text from glyph placements (`PreparedPath.glyphs`) with coverage masks of its own, so
@@ -135,7 +135,7 @@ struct CoverageBatch {
 /// A path strategy's coverage of a frame's shapes.
 struct CoverageSet {
     enum Kind {
-        /// Coverage 0…1 with the fill rule applied (raster atlas), or colour × coverage (its paint form).
+        /// Coverage 0…1 with the fill rule applied (raster atlas), or colour × coverage (its baked paint).
         case coverage
         /// Signed area (GPU tessellation): the fill rule is applied when sampled.
         case accumulated
@@ -144,7 +144,7 @@ struct CoverageSet {
     var atlasFormat: TextureFormat
     /// In draw order, batch by batch.
     var bands: [CoverBand] = []
-    /// The shape each band belongs to (by index into the shapes given); −1 for a text tile (paint form), which
+    /// The shape each band belongs to (by index into the shapes given); −1 for a piece of a text pile (baked paint), which
     /// holds finished colour.
     var bandShape: [Int] = []
     /// The bands of each shape, in batch order.

@@ -32,7 +32,7 @@ struct BandShape: Equatable {
     var rect: PixelRect
     /// (left at top, left at bottom, right at top, right at bottom).
     var insets: (Int16, Int16, Int16, Int16) = (0, 0, 0, 0)
-    /// The paint form's solid interior: piece-local columns of `rect` full on all its rows, drawn from a
+    /// Baked paint's solid interior: piece-local columns of `rect` full on all its rows, drawn from a
     /// strip (empty: none, or too small to pay; see `CoverageAccumulator.bands`).
     var solid: Range<Int> = 0 ..< 0
 
@@ -299,7 +299,7 @@ final class CoverageAccumulator {
     /// keeps the search at (h / 4) · 32 steps.
     /// A 100 × 100 piece whose coverage is a 10 × 10 square at (45, 45) yields one band (45, 45, 10, 10).
     ///
-    /// `solids` (the paint form): a band's columns of full coverage on all its rows (`solidColumns`) cost
+    /// `solids` (baked paint): a band's columns of full coverage on all its rows (`solidColumns`) cost
     /// `pixelCost` per pixel instead of 1 when they hold at least `minArea` pixels, and two more instances;
     /// such a band's `solid` names them (its rectangle stays whole, without trapezoid insets).
     func bands(instanceCost: Int, solids: (minArea: Int, pixelCost: Double)? = nil, into out: inout [BandShape]) {
@@ -596,7 +596,7 @@ private struct Cells {
         base[last] |= mask & (~UInt64(0) >> UInt64(63 - (to & 63)))
     }
 
-    /// Coverage that is 255 as an 8-bit texel (`R8Texels.byte`): the paint form bakes such texels with the
+    /// Coverage that is 255 as an 8-bit texel (`R8Texels.byte`): baked paint bakes such texels with the
     /// path's colour at full coverage.
     @inline(__always)
     private func isFull(_ c: Float) -> Bool { c * 255 + 0.5 >= 255 }

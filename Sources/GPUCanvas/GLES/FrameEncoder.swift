@@ -7,7 +7,7 @@
 // 3. Then one of two routes (docs/ARCHITECTURE.md, "Special paths"):
 //    - direct, for a frame of plain draws (solid colours, `.normal`, no clip, no layer: `isSolidSourceOver`):
 //      coverage of every draw in the form the device composites fastest (`CoverageOutput`; on llvmpipe the
-//      paint form), drawn by the cover programs straight into the frame (`CoverEmitter`), in parts when the
+//      baked paint), drawn by the cover programs straight into the frame (`CoverEmitter`), in parts when the
 //      frame is too large to stage at once;
 //    - composite, for any other frame: gather (`CompositeGather`: the walk that lists shapes, paint rows and
 //      steps) → coverage of the listed shapes → emit (`CompositeEmitter`).
@@ -67,11 +67,11 @@ final class FrameEncoder {
         timings.coverage += Double(DispatchTime.now().uptimeNanoseconds - t1) / 1e9 - (timings.submit - replayedSubmit)
     }
 
-    /// The frame's texel format: BGRA8 where the paint form is drawn (what llvmpipe's linear rasterizer
+    /// The frame's texel format: BGRA8 where baked paint is drawn (what llvmpipe's linear rasterizer
     /// blends into), else RGBA8; half floats for a linear-light canvas (DESIGN: RGBA16F storage).
     static func frameFormat(_ frame: LoweredFrame, _ strategy: PathStrategy) -> TextureFormat {
         guard frame.colorMode == .nonLinear else { return .rgba16f }
-        return strategy.offersPaintForm ? .bgra8 : .rgba8
+        return strategy.offersBakedPaint ? .bgra8 : .rgba8
     }
 
     // MARK: The direct route
@@ -84,7 +84,7 @@ final class FrameEncoder {
             guard case .draw(let d) = op else { return nil }
             return PreparedPath(solid: d)
         }
-        let output: CoverageOutput = strategy.offersPaintForm ? .paint(textRunsOver: clear)
+        let output: CoverageOutput = strategy.offersBakedPaint ? .bakedPaint(textPilesOver: clear)
             : .coverage(strategy.coverageFormat)
         cb.declare(.frame, TextureDesc(width: target.width, height: target.height,
                                        format: Self.frameFormat(frame, strategy)))
@@ -112,14 +112,14 @@ final class FrameEncoder {
         let frameFormat = Self.frameFormat(frame, strategy)
         let gathered = try CompositeGather(frame, frameFormat: frameFormat, route: device.route,
                                            maxTextureSize: device.maxTextureSize,
-                                           paintFormLayers: strategy.offersPaintForm).out
+                                           bakedPaintLayers: strategy.offersBakedPaint).out
         // Linear-light frames encode to sRGB at output, whose slope near black (up to ~13) would turn R8's
         // half-step of coverage into several levels: they get R16F coverage (11 bits).
         var format = strategy.coverageFormat
         if format == .r8 && frame.colorMode != .nonLinear { format = .r16f }
         let coverage = strategy.coverage(gathered.shapes, stores: frame.stores, output: .coverage(format), into: &cb)
         let paintLayers = gathered.paintLayers.map {
-            strategy.coverage($0.paths, stores: frame.stores, output: .paint(textRunsOver: nil), atlas: .atlas(1),
+            strategy.coverage($0.paths, stores: frame.stores, output: .bakedPaint(textPilesOver: nil), atlas: .atlas(1),
                               into: &cb)
         }
         emitter.emit(gathered, coverage: coverage, paintLayers: paintLayers, target: target, clearColor: clear,

@@ -13,7 +13,7 @@
 // Path strategies (docs/ARCHITECTURE.md, "Coverage"), overridable with `GLESOptions.pathStrategy`:
 // - `rasterAtlas`, the default everywhere: exact-area coverage on the CPU (`CoverageAccumulator`), trimmed into
 //   bands that are shelf-packed into an atlas. On a software rasterizer with GL_EXT_texture_format_BGRA8888
-//   the direct route asks for it in the paint form (`GLESOptions.paintAtlas`): premultiplied colour × coverage
+//   the direct route asks for it in baked paint (`GLESOptions.paintAtlas`): premultiplied colour × coverage
 //   baked into BGRA8 texels, bands as plain rectangles into a BGRA8 frame, the shape llvmpipe's 8-bit linear
 //   rasterizer takes; elsewhere R8 coverage × instance colour over trapezoid bands.
 // - `gpuTessellation`: segments accumulate the same exact areas into an R32F atlas with additive blending, and
@@ -29,7 +29,7 @@ import Foundation
 /// `GLESOptions(device: .mesa, pathStrategy: .gpuTessellation)` forces llvmpipe and the GPU route.
 public struct GLESOptions: Sendable, Equatable, Hashable, CustomStringConvertible {
     public var device: GLESDeviceSelection
-    /// nil: the device's default (raster atlas on software rasterizers, GPU tessellation on hardware).
+    /// nil: the default, the raster atlas on every device (it beat GPU tessellation on llvmpipe and on NVIDIA).
     public var pathStrategy: PathStrategyKind?
     /// Texel format of the raster-atlas coverage (R8 by default; R16F/R32F for precision experiments).
     public var coverageFormat: CoverageFormat
@@ -180,7 +180,7 @@ final class GLESBackend: RenderBackend {
         }
         switch strategyKind {
         case .rasterAtlas:
-            // The paint form (BGRA8 colour × coverage, rectangles) is what llvmpipe's linear path takes.
+            // Baked paint (BGRA8 colour × coverage, rectangles) is what llvmpipe's linear path takes.
             let paint = options.paintAtlas && format == .r8 && context.isSoftwareDevice
                 && context.has("GL_EXT_texture_format_BGRA8888")
             strategy = RasterAtlasStrategy(format: format, paint: paint,

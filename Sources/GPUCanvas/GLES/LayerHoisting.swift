@@ -14,7 +14,7 @@
 // - then the frame pass, where each hoisted layer's composite reads its final image from its region.
 // Layers nested in layers, and those past `hoistedTexelBudget`, are drawn in order.
 // Paint layers: a layer whose content is only solid `.normal` unclipped draws, in a BGRA8 page, is drawn from
-// paint-form coverage (baked colour × coverage, `atlas_blit`, which llvmpipe runs on its 8-bit linear
+// baked-paint coverage (baked colour × coverage, `atlas_blit`, which llvmpipe runs on its 8-bit linear
 // rasterizer) instead of the composite programs' R8 coverage × colour; and the layers are packed tallest
 // first, since each page is cleared whole (figures: docs/performance.md).
 
@@ -30,7 +30,7 @@ extension CompositeGather {
         var layer: FilterImageLocation
         var passes: FilterPassList
         /// Its content is only solid `.normal` unclipped draws into a page of bytes: it is drawn from
-        /// paint-form coverage (`GatheredFrame.paintLayers`) instead of through the composite programs.
+        /// baked-paint coverage (`GatheredFrame.paintLayers`) instead of through the composite programs.
         var paint = false
         /// Per pass: its round and its place in that round's atlas.
         var placements: [(round: Int, page: Int, region: PixelRect)] = []
@@ -112,7 +112,7 @@ extension CompositeGather {
             }
             guard let s = slot else { break }
             let ref: TextureRef = precise ? .preciseLayerAtlas(pageIndex[precise]!) : .layerAtlas(pageIndex[precise]!)
-            let paint = !precise && frameFormat == .bgra8 && paintFormLayers
+            let paint = !precise && frameFormat == .bgra8 && bakedPaintLayers
                 && ops[(l.start + 1) ..< l.end].allSatisfy {
                     guard case .draw(let d) = $0, d.clip == nil, d.blend == .normal, case .solid = d.paint else { return false }
                     return true
@@ -166,7 +166,7 @@ extension CompositeGather {
         }
     }
 
-    /// The page's paint layers: their draws for the paint form, each kept within its layer's box and moved to
+    /// The page's paint layers: their draws for baked paint, each kept within its layer's box and moved to
     /// its region; drawn from their own coverage (`GatheredFrame.paintLayers`), not the composite programs'.
     private func gatherPaintLayers(_ starts: [Int]) {
         guard !starts.isEmpty else { return }

@@ -13,16 +13,16 @@
 //    depend on timing): coverage of a piece into the worker's scratch, then its horizontal bands trimmed to
 //    the covered columns, each copied compactly into the worker's band arena.
 // 3. In order: bands are shelf-packed into a 2048-wide atlas; a full atlas starts a new batch.
-// 4. On all cores: band rows are copied from the arenas into the staging of their shelf (in the paint form,
+// 4. On all cores: band rows are copied from the arenas into the staging of their shelf (in baked paint,
 //    through a per-path table from coverage to premultiplied BGRA8 colour × coverage).
 //
-// The paint form (`CoverageOutput.paint`) is shaped for Mesa's linear rasterizer (GLESBackend.swift). In it:
+// Baked paint (`CoverageOutput.paint`) is shaped for Mesa's linear rasterizer (GLESBackend.swift). In it:
 // - solid interiors: a band's columns of full coverage on all its rows (`CoverageAccumulator.solidColumns`)
 //   are cut out when they hold at least `solidMinArea` pixels; the band becomes up to three rectangles, its
 //   sides baked side by side in the atlas and the interior drawn from a one-row strip of the full-coverage
 //   texel (`oneRow`: dv/dy = 0 keeps it a 1:1 span copy for the linear rasterizer). Only fills and strokes
 //   from `Lowering.solidStrokeWidth` are searched: thin strokes have no interiors.
-// - text runs (`TextRun`): a line of text is mostly blank between and around its glyphs, so its bands are
+// - text piles (`TextPile`): a line of text is mostly blank between and around its glyphs, so its bands are
 //   ~3× its inked pixels. Consecutive text pieces that pile up over the clear colour are composited on the
 //   CPU, straight from their glyph masks, into tiles that start from that colour; each tile is one rectangle.
 
@@ -32,10 +32,10 @@ final class RasterAtlasStrategy: PathStrategy {
     var kind: PathStrategyKind { .rasterAtlas }
     /// Texel format of the coverage the accumulator writes: R8 by default.
     let format: TextureFormat
-    /// Paint form (llvmpipe's linear path): the atlas holds premultiplied colour × coverage as BGRA8, bands
+    /// Baked paint (llvmpipe's linear path): the atlas holds premultiplied colour × coverage as BGRA8, bands
     /// are plain rectangles, the frame is BGRA8 and the composite is `atlasBlit`. Only with R8 coverage.
     let paint: Bool
-    var offersPaintForm: Bool { paint }
+    var offersBakedPaint: Bool { paint }
     var coverageFormat: TextureFormat { format }
     /// Glyph masks are R8 coverage (`GlyphMaskCache`).
     var drawsGlyphMasks: Bool { format == .r8 }
@@ -65,23 +65,23 @@ final class RasterAtlasStrategy: PathStrategy {
     private var framePieces: [AtlasPiece] = []
     private var pieces: [AtlasPiece] = []
     private var batches: [Batch] = []
-    /// Paint form: each path's colour as 8.24 fixed point (kept across frames for its capacity).
+    /// Baked paint: each path's colour as 8.24 fixed point (kept across frames for its capacity).
     private var paintColors: [SIMD4<UInt32>] = []
-    /// Paint form: the frame's runs of text pieces composited on the CPU (`findFrameTextRuns`).
-    private var frameTextRuns: [FrameTextRun] = []
-    private struct FrameTextRun {
+    /// Baked paint: the frame's runs of text pieces composited on the CPU (`findFramePiles`).
+    private var framePiles: [FramePile] = []
+    private struct FramePile {
         var pieces: Range<Int>
         var box: PixelRect
-        /// The texel every tile of the run starts from: the frame's clear colour (`TextRun`).
+        /// The texel every tile of the run starts from: the frame's clear colour (`TextPile`).
         var base: UInt32
     }
-    /// The part's text runs and their tiles, with part-local piece indices (`selectTextRuns`).
-    private var textRuns: [TextRun] = []
-    private var textTiles: [TextTile] = []
-    /// Per piece of the part: it belongs to a text run (it gets no bands of its own).
-    private var inTextRun: [Bool] = []
+    /// The part's text piles and their tiles, with part-local piece indices (`selectPiles`).
+    private var piles: [TextPile] = []
+    private var pilePieces: [PilePiece] = []
+    /// Per piece of the part: it belongs to a text pile (it gets no bands of its own).
+    private var inTextPile: [Bool] = []
 
-    /// Paint form: consecutive text pieces whose boxes pile up are composited source-over on the CPU, in
+    /// Baked paint: consecutive text pieces whose boxes pile up are composited source-over on the CPU, in
     /// draw order, into tiles of premultiplied BGRA8, each drawn source-over as one rectangle like a band.
     ///
     /// Only where the frame still holds its clear colour under the whole run, and that colour is opaque
@@ -91,20 +91,20 @@ final class RasterAtlasStrategy: PathStrategy {
     /// started transparent over pixels already drawn would stand for the draws only up to rounding
     /// (source-over is associative in exact arithmetic, not in 8 bits), past the bar: such runs keep their
     /// bands.
-    private struct TextRun {
+    private struct TextPile {
         var pieces: Range<Int>
         var tiles: Range<Int>
         var base: UInt32
     }
 
-    /// A tile of a text run: at most `maxPiece`, placed in the atlas like a band.
-    private struct TextTile {
+    /// A tile of a text pile: at most `maxPiece`, placed in the atlas like a band.
+    private struct PilePiece {
         var run: Int
         var rect: PixelRect
         var atlasX = 0, atlasY = 0, shelf = 0, batch = 0
     }
 
-    /// What the instance records and the atlas hold, in draw order: a worker's band or a text tile.
+    /// What the instance records and the atlas hold, in draw order: a worker's band or a piece of a text pile.
     private enum DrawItem {
         case band(worker: Int, index: Int)
         case tile(Int)
@@ -114,14 +114,14 @@ final class RasterAtlasStrategy: PathStrategy {
     /// A run of text pieces is composited on the CPU when their boxes add up to at least this many times the
     /// run's bounding box: a tile pays from about 1.5 layers of text (docs/performance.md), so the odd label
     /// far from the next keeps its bands.
-    static let textRunMinOverdraw = 2.0
+    static let pileMinOverdraw = 2.0
     /// Most pixels a run's box may hold (`textRunMaxArea`, lowered by tests): its tiles are staged whole (4
     /// bytes a pixel), so this is the staging a part holds by default (`defaultPartPixels`), whatever the
     /// renderer's own part limit (runs do not depend on it, so that a frame gives the same bytes in parts).
     static let defaultTextRunMaxArea = defaultPartPixels
     let textRunMaxArea: Int
 
-    /// Paint form: a band's columns of full coverage on all its rows (a shape's interior) are drawn from a
+    /// Baked paint: a band's columns of full coverage on all its rows (a shape's interior) are drawn from a
     /// one-row strip of the path's full-coverage texel when they hold at least this many pixels. Each such
     /// band costs up to two more instances (its left and right sides) and saves baking, uploading and
     /// fetching four bytes per interior pixel (~1–2 ns each): with ~0.5 µs per rectangle instance, a few
@@ -138,7 +138,7 @@ final class RasterAtlasStrategy: PathStrategy {
         var rect: PixelRect  // device pixels
         var insets: (Int16, Int16, Int16, Int16)
         var arenaOffset: Int
-        /// Paint form: columns of `rect` (band-local) drawn from a strip of full-coverage texels. The arena
+        /// Baked paint: columns of `rect` (band-local) drawn from a strip of full-coverage texels. The arena
         /// and the atlas then hold only the columns left and right of them, side by side.
         var solid: Range<Int> = 0 ..< 0
         var atlasX = 0, atlasY = 0
@@ -163,11 +163,11 @@ final class RasterAtlasStrategy: PathStrategy {
     private final class Worker {
         let accumulator = CoverageAccumulator()
         let glyphMasks: GlyphMaskCache
-        /// The masks of the text piece being composed (text runs: of every piece crossing the strip, each
+        /// The masks of the text piece being composed (text piles: of every piece crossing the strip, each
         /// piece's in `maskRanges`).
         var placedMasks: [PlacedMask] = []
         var maskRanges: [Range<Int>] = []
-        /// Text runs: a piece's masks inside a region (`blendPiece`), and a group of them sharing columns.
+        /// Text piles: a piece's masks inside a region (`blendPiece`), and a group of them sharing columns.
         var clippedMasks: [ClippedMask] = []
         var groupMasks: [PlacedMask] = []
         /// The resolve writes each row's non-zero extent and the band copy reads only that.
@@ -177,7 +177,7 @@ final class RasterAtlasStrategy: PathStrategy {
         var arenaUsed = 0
         var bands: [Band] = []
         var local: [BandShape] = []
-        /// Paint form: the texel of each coverage value for the path being baked (`paintTable`).
+        /// Baked paint: the texel of each coverage value for the path being baked (`paintTable`).
         let paintTexels = UnsafeMutablePointer<UInt32>.allocate(capacity: 256)
 
         init(index: Int) { glyphMasks = GlyphMaskCache(slot: index) }
@@ -277,8 +277,8 @@ final class RasterAtlasStrategy: PathStrategy {
 
         init(_ output: CoverageOutput, strategyFormat: TextureFormat, offersPaint: Bool) {
             switch output {
-            case .paint:
-                precondition(offersPaint, "the paint form needs the raster atlas's R8 paint form")
+            case .bakedPaint:
+                precondition(offersPaint, "baked paint needs the raster atlas's R8 baked paint")
                 paint = true
                 coverage = strategyFormat
             case .coverage(let f):
@@ -293,32 +293,32 @@ final class RasterAtlasStrategy: PathStrategy {
     /// The frame's parts: ranges of `framePieces`, each staged and drawn before the next.
     private var partRanges: [Range<Int>] = []
 
-    /// Step 1: every path's box cut into pieces of at most `maxPiece`; in the paint form each path's colour
-    /// as 8.24 fixed point and the frame's text runs; then the parts.
+    /// Step 1: every path's box cut into pieces of at most `maxPiece`; in baked paint each path's colour
+    /// as 8.24 fixed point and the frame's text piles; then the parts.
     func beginFrame(_ paths: [PreparedPath], output: CoverageOutput, splits: Bool) -> Int {
         cutPieces(paths, maxPiece: (min(maxPiece.width, atlasWidth), min(maxPiece.height, atlasMaxHeight)),
                   into: &framePieces)
         paintColors.removeAll(keepingCapacity: true)
-        var textRunsOver: RGBA?
-        if case .paint(let over) = output {
+        var pilesOver: RGBA?
+        if case .bakedPaint(let over) = output {
             for p in paths { paintColors.append(Self.fixedPoint(p.color)) }
-            textRunsOver = over
+            pilesOver = over
         }
-        // Text runs are found over the whole frame, so that parts do not change which pieces are composited
+        // Text piles are found over the whole frame, so that parts do not change which pieces are composited
         // on the CPU: a run is never split between parts and counts as its bounding box, what it stages.
-        findFrameTextRuns(paths, over: textRunsOver)
+        findFramePiles(paths, over: pilesOver)
         partRanges = splits ? cutParts() : [0 ..< framePieces.count]
         return partRanges.count
     }
 
-    /// Consecutive frame pieces (a text run never split) of at most `partPixels` box pixels each.
+    /// Consecutive frame pieces (a text pile never split) of at most `partPixels` box pixels each.
     private func cutParts() -> [Range<Int>] {
         var nextRun = 0
         /// The frame pieces from `i` that go into a part together, and the box pixels they stage.
         func unit(at i: Int) -> (end: Int, area: Int) {
-            while nextRun < frameTextRuns.count, frameTextRuns[nextRun].pieces.upperBound <= i { nextRun += 1 }
-            if nextRun < frameTextRuns.count, frameTextRuns[nextRun].pieces.lowerBound == i {
-                return (frameTextRuns[nextRun].pieces.upperBound, frameTextRuns[nextRun].box.area)
+            while nextRun < framePiles.count, framePiles[nextRun].pieces.upperBound <= i { nextRun += 1 }
+            if nextRun < framePiles.count, framePiles[nextRun].pieces.lowerBound == i {
+                return (framePiles[nextRun].pieces.upperBound, framePiles[nextRun].box.area)
             }
             return (i + 1, framePieces[i].rect.area)
         }
@@ -339,7 +339,7 @@ final class RasterAtlasStrategy: PathStrategy {
     }
 
     /// Steps 2–4 for one part: its bands, packed into atlas batches, their texels staged; the bands in draw
-    /// order (a paint-form band with a solid interior as up to three rectangles, text tiles where their runs
+    /// order (a baked-paint band with a solid interior as up to three rectangles, pieces of text piles where their runs
     /// come) and the shelf uploads of each batch.
     func coverage(part: Int, _ paths: [PreparedPath], stores: [Polygons], output: CoverageOutput, atlas: TextureRef,
                   into cb: inout CommandBuffer) -> CoverageSet {
@@ -347,7 +347,7 @@ final class RasterAtlasStrategy: PathStrategy {
         var set = CoverageSet(kind: .coverage, atlasFormat: form.atlas, shapes: paths.count)
         pieces.removeAll(keepingCapacity: true)
         pieces.append(contentsOf: framePieces[partRanges[part]])
-        selectTextRuns(framePieces: partRanges[part])
+        selectPiles(framePieces: partRanges[part])
         guard !pieces.isEmpty else { return set }
         let used = rasterize(paths, stores: stores, form: form)
         pack(workers: used, padding: form.padding)
@@ -362,12 +362,12 @@ final class RasterAtlasStrategy: PathStrategy {
     /// Coverage and bands of the part's pieces on all cores (pieces split into contiguous runs of about equal
     /// work, so the output does not depend on timing); returns how many workers took part.
     private func rasterize(_ paths: [PreparedPath], stores: [Polygons], form: AtlasForm) -> Int {
-        let inTextRun = self.inTextRun
+        let inTextPile = self.inTextPile
         var totalCost = 0
         for p in pieces { totalCost += p.rect.area + paths[p.path].edgeCount }
         let parts = totalCost >= Lowering.parallelThreshold * 8 ? workers : 1
         let ranges = balancedRanges(count: pieces.count, parts: parts) {
-            inTextRun[$0] ? 1 : self.pieces[$0].rect.area + paths[self.pieces[$0].path].edgeCount
+            inTextPile[$0] ? 1 : self.pieces[$0].rect.area + paths[self.pieces[$0].path].edgeCount
         }
         while workerState.count < ranges.count { workerState.append(Worker(index: workerState.count)) }
         let shared = UncheckedSendable((workerState, pieces))
@@ -376,8 +376,8 @@ final class RasterAtlasStrategy: PathStrategy {
             let worker = states[w]
             worker.arenaUsed = 0
             worker.bands.removeAll(keepingCapacity: true)
-            // A text run's pieces get no bands: they are composited into its tiles (step 4).
-            for i in ranges[w] where !inTextRun[i] {
+            // A text pile's pieces get no bands: they are composited into its tiles (step 4).
+            for i in ranges[w] where !inTextPile[i] {
                 worker.storeBands(of: i, pieces[i], paths[pieces[i].path], stores: stores, form: form)
             }
         }
@@ -386,7 +386,7 @@ final class RasterAtlasStrategy: PathStrategy {
 
     // MARK: Step 3: packing
 
-    /// The bands and text tiles, in draw order, shelf-packed into `atlasWidth`-wide atlases (workers own
+    /// The bands and pieces of text piles, in draw order, shelf-packed into `atlasWidth`-wide atlases (workers own
     /// contiguous runs of pieces, so their band lists concatenate in order); a full atlas starts a new batch.
     private func pack(workers used: Int, padding pad: Int) {
         var packer = ShelfPacker(width: atlasWidth, maxHeight: atlasMaxHeight, tight: true)
@@ -414,22 +414,22 @@ final class RasterAtlasStrategy: PathStrategy {
         }
         var nextRun = 0
         func placeTiles(of run: Int) {
-            for t in textRuns[run].tiles {
-                let r = textTiles[t].rect
+            for t in piles[run].tiles {
+                let r = pilePieces[t].rect
                 var slot = packer.allocate(width: r.width, height: r.height)
                 if slot == nil {
                     closeBatch()
                     slot = packer.allocate(width: r.width, height: r.height)
-                    precondition(slot != nil, "a text tile larger than an empty atlas")
+                    precondition(slot != nil, "a piece of a text pile larger than an empty atlas")
                 }
-                (textTiles[t].atlasX, textTiles[t].atlasY, textTiles[t].shelf) = (slot!.x, slot!.y, slot!.shelf)
-                textTiles[t].batch = batches.count
+                (pilePieces[t].atlasX, pilePieces[t].atlasY, pilePieces[t].shelf) = (slot!.x, slot!.y, slot!.shelf)
+                pilePieces[t].batch = batches.count
                 drawItems.append(.tile(t))
             }
         }
         for (w, worker) in workerState.prefix(used).enumerated() {
             for k in worker.bands.indices {
-                while nextRun < textRuns.count, worker.bands[k].piece >= textRuns[nextRun].pieces.upperBound {
+                while nextRun < piles.count, worker.bands[k].piece >= piles[nextRun].pieces.upperBound {
                     placeTiles(of: nextRun)
                     nextRun += 1
                 }
@@ -444,7 +444,7 @@ final class RasterAtlasStrategy: PathStrategy {
                 drawItems.append(.band(worker: w, index: k))
             }
         }
-        while nextRun < textRuns.count {
+        while nextRun < piles.count {
             placeTiles(of: nextRun)
             nextRun += 1
         }
@@ -456,8 +456,8 @@ final class RasterAtlasStrategy: PathStrategy {
 
     // MARK: Step 4: staging
 
-    /// The atlas declared and each shelf's staging reserved; band texels copied (or, in the paint form, baked
-    /// through the path's colour table) into it on all cores; text runs composited into their tiles.
+    /// The atlas declared and each shelf's staging reserved; band texels copied (or, in baked paint, baked
+    /// through the path's colour table) into it on all cores; text piles composited into their tiles.
     private func stage(_ paths: [PreparedPath], stores: [Polygons], form: AtlasForm, workers used: Int,
                        atlas: TextureRef, into cb: inout CommandBuffer) {
         let atlasBpp = form.atlas.bytesPerTexel
@@ -471,7 +471,7 @@ final class RasterAtlasStrategy: PathStrategy {
         cb.staging.reserveCapacity(adding: shelfBytes + (drawItems.count * 3) * CoverInstance.stride,
                                    regions: shelfCount + 1)
         for b in batches.indices {
-            // Paint form: every texel a rectangle samples is written below, so the shelves' gaps need no zeroing.
+            // Baked paint: every texel a rectangle samples is written below, so the shelves' gaps need no zeroing.
             batches[b].shelfStaging = batches[b].shelves.map {
                 cb.reserveStaging($0.height * $0.used * atlasBpp, zeroed: !form.paint)
             }
@@ -486,15 +486,15 @@ final class RasterAtlasStrategy: PathStrategy {
                             pieces: self.pieces, coverageBpp: form.coverage.bytesPerTexel, atlasBpp: atlasBpp,
                             staging: base)
         }
-        if !textTiles.isEmpty {
-            cb.textTiles += textTiles.count
-            for run in textRuns { cb.textTilePieces += run.pieces.count }
-            compositeTextRuns(paths, stores: stores, strips: max(1, used), batches: batches, stagingBase: stagingBase)
+        if !pilePieces.isEmpty {
+            cb.pilePieces += pilePieces.count
+            for pile in piles { cb.pileTextPieces += pile.pieces.count }
+            compositePiles(paths, stores: stores, strips: max(1, used), batches: batches, stagingBase: stagingBase)
         }
     }
 
     /// One worker's bands into their shelves' staging: the arena's rows copied as they are, or baked into
-    /// premultiplied BGRA8 through each path's table (`colors`, the paint form), its strip filled with the
+    /// premultiplied BGRA8 through each path's table (`colors`, baked paint), its strip filled with the
     /// full-coverage texel.
     private static func stageBands(of worker: Worker, batches: [Batch], colors: [SIMD4<UInt32>]?, pieces: [AtlasPiece],
                                    coverageBpp bpp: Int, atlasBpp: Int, staging base: UnsafeMutableRawPointer) {
@@ -541,7 +541,7 @@ final class RasterAtlasStrategy: PathStrategy {
         for item in drawItems {
             switch item {
             case .tile(let t):
-                let tile = textTiles[t]
+                let tile = pilePieces[t]
                 set.append(CoverBand(x: Int16(tile.rect.x), y: Int16(tile.rect.y), w: Int16(tile.rect.width),
                                      h: Int16(tile.rect.height), u: Int16(tile.atlasX), v: Int16(tile.atlasY),
                                      rule: CoverageRule.nonZero.rawValue, batch: Int16(tile.batch)), shape: -1)
@@ -560,7 +560,7 @@ final class RasterAtlasStrategy: PathStrategy {
                     rect(0, r.width, u: band.atlasX, v: band.atlasY, oneRow: false)
                     continue
                 }
-                // Paint form with a solid interior: left side, interior, right side.
+                // Baked paint with a solid interior: left side, interior, right side.
                 if solid.lowerBound > 0 { rect(0, solid.lowerBound, u: band.atlasX, v: band.atlasY, oneRow: false) }
                 rect(solid.lowerBound, solid.count, u: band.stripX, v: band.stripY, oneRow: true)
                 if solid.upperBound < r.width {
@@ -580,16 +580,16 @@ final class RasterAtlasStrategy: PathStrategy {
         }
     }
 
-    /// Finds the frame's text runs: maximal runs of consecutive pieces drawn from glyph masks, at least two,
-    /// whose boxes add up to `textRunMinOverdraw` times their bounding box, over pixels that still hold a
-    /// clear colour that is opaque or transparent (`TextRun`).
-    private func findFrameTextRuns(_ paths: [PreparedPath], over clear: RGBA?) {
-        frameTextRuns.removeAll(keepingCapacity: true)
+    /// Finds the frame's text piles: maximal runs of consecutive pieces drawn from glyph masks, at least two,
+    /// whose boxes add up to `pileMinOverdraw` times their bounding box, over pixels that still hold a
+    /// clear colour that is opaque or transparent (`TextPile`).
+    private func findFramePiles(_ paths: [PreparedPath], over clear: RGBA?) {
+        framePiles.removeAll(keepingCapacity: true)
         guard let clear else { return }
         let clearIsPlain = clear.a == 1 || (clear.a == 0 && clear.r == 0 && clear.g == 0 && clear.b == 0)
         let isText = { (k: Int) in !paths[self.framePieces[k].path].glyphs.isEmpty }
         /// The text pieces from `i` on, as a run if they qualify.
-        func run(from i: Int) -> (end: Int, run: FrameTextRun?) {
+        func run(from i: Int) -> (end: Int, run: FramePile?) {
             var j = i, area = 0
             var x0 = Int.max, y0 = Int.max, x1 = Int.min, y1 = Int.min
             while j < framePieces.count, isText(j) {
@@ -604,8 +604,8 @@ final class RasterAtlasStrategy: PathStrategy {
             }
             guard j - i >= 2 else { return (j, nil) }
             let box = PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
-            guard Double(area) >= Self.textRunMinOverdraw * Double(box.area) else { return (j, nil) }
-            return (j, FrameTextRun(pieces: i ..< j, box: box, base: 0))
+            guard Double(area) >= Self.pileMinOverdraw * Double(box.area) else { return (j, nil) }
+            return (j, FramePile(pieces: i ..< j, box: box, base: 0))
         }
         var i = 0
         while i < framePieces.count {
@@ -617,22 +617,22 @@ final class RasterAtlasStrategy: PathStrategy {
             if var candidate, clearIsPlain,
                !framePieces[0 ..< i].contains(where: { candidate.box.intersection($0.rect) != nil }) {
                 candidate.base = Self.texel(fixedPoint: Self.fixedPoint(clear), coverage: 255)
-                frameTextRuns.append(candidate)
+                framePiles.append(candidate)
             }
             i = end
         }
     }
 
-    /// The text runs among the frame pieces `part` (whole runs: parts never split one), with part-local
+    /// The text piles among the frame pieces `part` (whole runs: parts never split one), with part-local
     /// piece indices, each run's box cut into tiles of at most `maxPiece`.
-    private func selectTextRuns(framePieces part: Range<Int>) {
-        textRuns.removeAll(keepingCapacity: true)
-        textTiles.removeAll(keepingCapacity: true)
-        inTextRun.removeAll(keepingCapacity: true)
-        inTextRun.append(contentsOf: repeatElement(false, count: part.count))
-        for run in frameTextRuns where part.contains(run.pieces.lowerBound) {
+    private func selectPiles(framePieces part: Range<Int>) {
+        piles.removeAll(keepingCapacity: true)
+        pilePieces.removeAll(keepingCapacity: true)
+        inTextPile.removeAll(keepingCapacity: true)
+        inTextPile.append(contentsOf: repeatElement(false, count: part.count))
+        for run in framePiles where part.contains(run.pieces.lowerBound) {
             let local = run.pieces.lowerBound - part.lowerBound ..< run.pieces.upperBound - part.lowerBound
-            let first = textTiles.count
+            let first = pilePieces.count
             let b = run.box
             var y = b.y
             while y < b.y + b.height {
@@ -640,25 +640,25 @@ final class RasterAtlasStrategy: PathStrategy {
                 var x = b.x
                 while x < b.x + b.width {
                     let w = min(maxPiece.width, b.x + b.width - x)
-                    textTiles.append(TextTile(run: textRuns.count, rect: PixelRect(x: x, y: y, width: w, height: h)))
+                    pilePieces.append(PilePiece(run: piles.count, rect: PixelRect(x: x, y: y, width: w, height: h)))
                     x += w
                 }
                 y += h
             }
-            textRuns.append(TextRun(pieces: local, tiles: first ..< textTiles.count, base: run.base))
-            for k in local { inTextRun[k] = true }
+            piles.append(TextPile(pieces: local, tiles: first ..< pilePieces.count, base: run.base))
+            for k in local { inTextPile[k] = true }
         }
     }
 
-    /// Step 4 for text runs: each tile's rows are cut into `strips` (one per worker). A worker looks up the
+    /// Step 4 for text piles: each tile's rows are cut into `strips` (one per worker). A worker looks up the
     /// glyph masks of every piece crossing its strip once, then takes the strip `textBandRows` rows at a
     /// time: it zeroes them and blends each piece crossing them, in draw order, source-over into the tile's
     /// staging (`blendPiece`). Source-over is associative, so the tile drawn over the frame gives what the
     /// pieces drawn one by one give, up to 8-bit rounding (once in the tile, once in the blend). Which rows a
     /// worker takes does not depend on timing, so neither do the bytes.
-    private func compositeTextRuns(_ paths: [PreparedPath], stores: [Polygons], strips: Int, batches: [Batch],
+    private func compositePiles(_ paths: [PreparedPath], stores: [Polygons], strips: Int, batches: [Batch],
                                    stagingBase: UnsafeMutableRawPointer) {
-        let shared = UncheckedSendable((workerState, pieces, textRuns, textTiles, paintColors, stagingBase))
+        let shared = UncheckedSendable((workerState, pieces, piles, pilePieces, paintColors, stagingBase))
         parallelForEach(strips) { s in
             let (states, pieces, runs, tiles, colors, base) = shared.value
             let worker = states[s]
@@ -805,12 +805,12 @@ final class RasterAtlasStrategy: PathStrategy {
         var c0: Int, c1: Int, r0: Int, r1: Int
     }
 
-    /// Rows of a text tile a worker finishes before going on: 64 rows of a 1024-wide tile are 256 KiB, which
+    /// Rows of a piece of a text pile a worker finishes before going on: 64 rows of a 1024-wide tile are 256 KiB, which
     /// stay in a core's cache while every line crossing them is blended in. A worker that took its whole
     /// strip at once (2 MiB on S6-text) waited on memory for most of its blending (`perf annotate`).
     static let textBandRows = 64
 
-    /// One row of a text tile: `table[coverage[i]]` over `out[i]`, source-over in premultiplied BGRA8. Most
+    /// One row of a piece of a text pile: `table[coverage[i]]` over `out[i]`, source-over in premultiplied BGRA8. Most
     /// of a line of text is blank between and around its glyphs, so eight coverage bytes are tested at once:
     /// blank runs cost nothing, and the others are blended eight pixels at a time (coverage 0 blends as the
     /// identity, `over(0, d) == d`).
@@ -875,7 +875,7 @@ final class RasterAtlasStrategy: PathStrategy {
         (out + lead + body).initialize(repeating: 0, count: bytes - lead - body)
     }
 
-    /// One band row in the paint form: `out[i] = table[coverage[i]]`. Most of a filled shape's band is its
+    /// One band row in baked paint: `out[i] = table[coverage[i]]`. Most of a filled shape's band is its
     /// interior (coverage 255) or the empty corners beside it (0), so eight coverage bytes are tested at once
     /// and such runs are stored as eight equal texels without the table lookups: on S1-fills this pass took
     /// 1.5 ns per texel with a lookup each.

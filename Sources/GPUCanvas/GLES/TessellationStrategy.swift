@@ -30,7 +30,7 @@ final class TessellationStrategy: PathStrategy {
         atlasMaxHeight = min(2048, maxTextureSize)
     }
 
-    var offersPaintForm: Bool { false }
+    var offersBakedPaint: Bool { false }
     var coverageFormat: TextureFormat { .r32f }
     var drawsGlyphMasks: Bool { false }
 
