@@ -36,9 +36,8 @@
 // every vertex, and it saves a third of the outline's points.
 //
 // Cost: per centreline vertex, a few dozen flops per side and 2–3 output points, written into manually grown
-// buffers (`RawBuffer`) reused across subpaths; a few allocations per call, none per point. Measured (release,
-// one core of a loaded 2-core machine): 1000 two-cubic strokes ~150 px across, widths 1–12, 100 of them
-// dashed → ~330k outline points in ~11 ms.
+// buffers (`RawBuffer`) reused across subpaths; a few allocations per call, none per point
+// (docs/performance.md, "Stroking", has the time of a 1000-stroke frame).
 //
 // Known limits: subpaths that retrace or cross themselves, and dashes that overlap, are covered twice where
 // they overlap (as every outline-then-fill stroker is); non-zero filling is still exact, area accumulation
