@@ -15,10 +15,20 @@
 #    uses (`swift package --very-verbose dump-symbol-graph` prints it) plus
 #    `-experimental-allowed-reexported-modules`.
 # 3. `docc convert --warnings-as-errors` builds the archive (default .build/docs/GPUCanvas.doccarchive).
+#
+# After the split into GPUCanvasCore / GPUCanvasReference / GPUCanvasGLES / GPUCanvas:
+# - this script needs no change: GPUCanvas's `@_exported import GPUCanvasCore` brings Core's public symbols
+#   into the one GPUCanvas module of the archive, and the catalogue is found in the GPUCanvas target's folder;
+#   `package` symbols are not public and stay out;
+# - `swift package generate-documentation --target GPUCanvas` then documents GPUCanvas's own declarations
+#   only, and warns on every ``Path``-style link to a Core type. The plugin's own answer is
+#   `--enable-experimental-combined-documentation --target GPUCanvasCore --target GPUCanvas`: one archive
+#   with a page per module, where a link across modules must be written ``/GPUCanvasCore/Path`` (checked
+#   with a two-target package: ``Path`` and ``GPUCanvasCore/Path`` both warn). Users would then find `Path`
+#   under a module they never import; this script shows it where they do.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
-catalogue=Sources/GPUCanvas/GPUCanvas.docc
 out=.build/docs/GPUCanvas.doccarchive
 check_only=false
 extra=()
@@ -41,11 +51,16 @@ extract=$(grep -o '/[^ ]*swift-symbolgraph-extract -module-name GPUCanvas .*' "$
 [ -n "$extract" ] || { echo "docs.sh: no swift-symbolgraph-extract line for GPUCanvas in $work/dump.log" >&2; exit 1; }
 
 # The package's own modules that GPUCanvas re-exports (none while the package is one target).
-target_dir=$(swift package describe --type json | python3 -c '
+swift package describe --type json >"$work/describe.json"
+target_dir=$(python3 -c '
 import json, sys
-for t in json.load(sys.stdin)["targets"]:
-    if t["name"] == "GPUCanvas": print(t["path"])')
-own=$(ls Sources)
+for t in json.load(open(sys.argv[1]))["targets"]:
+    if t["name"] == "GPUCanvas": print(t["path"])' "$work/describe.json")
+own=$(python3 -c '
+import json, sys
+for t in json.load(open(sys.argv[1]))["targets"]: print(t["name"])' "$work/describe.json")
+catalogue=$target_dir/GPUCanvas.docc
+[ -d "$catalogue" ] || { echo "docs.sh: no catalogue at $catalogue" >&2; exit 1; }
 reexported=$(grep -rhoE '^@_exported import [A-Za-z_0-9]+' "$target_dir" --include='*.swift' | awk '{print $3}' |
   sort -u | while read -r m; do if echo "$own" | grep -qx "$m"; then echo "$m"; fi; done | paste -sd, -)
 
