@@ -61,7 +61,7 @@ import json, sys
 for t in json.load(open(sys.argv[1]))["targets"]: print(t["name"])' "$work/describe.json")
 catalogue=$target_dir/GPUCanvas.docc
 [ -d "$catalogue" ] || { echo "docs.sh: no catalogue at $catalogue" >&2; exit 1; }
-reexported=$(grep -rhoE '^@_exported import [A-Za-z_0-9]+' "$target_dir" --include='*.swift' | awk '{print $3}' |
+reexported=$({ grep -rhoE '^@_exported import [A-Za-z_0-9]+' "$target_dir" --include='*.swift' || true; } | awk '{print $3}' |
   sort -u | while read -r m; do if echo "$own" | grep -qx "$m"; then echo "$m"; fi; done | paste -sd, -)
 
 python3 - "$extract" "$work" "$catalogue" "$root" <<'EOF'
