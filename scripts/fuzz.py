@@ -46,7 +46,7 @@ key, not only coordinates, may take a value from MAGNITUDES: 0, subnormals, 1e-8
 2^53, Float's largest ± 1 ulp, 1e300, the largest Double, and the documented limits (10^6, 4096, 16384, 65536)
 ± 1 ulp.
 
-GLES forms (--forms): atlas-paint (`--path-strategy raster-atlas`, llvmpipe's paint form), atlas-r8
+GLES forms (--forms): atlas-paint (`--path-strategy raster-atlas`, llvmpipe's paint atlas), atlas-r8
 (`--path-strategy raster-atlas --no-paint-atlas`), atlas-copy (below), tessellation (`--path-strategy
 gpu-tessellation`) and atlas-r32f (`--coverage-format r32f`, the float coverage the conformance suite also runs;
 R16F differs from it only in texel precision).

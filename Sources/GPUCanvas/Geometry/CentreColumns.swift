@@ -1,7 +1,7 @@
 // Pixel-centre sampling (`antialiased: false`): which centres of a row an edge's crossing counts for, decided
 // exactly, so that every rasterizer breaks ties the same way.
 //
-// The rule (ARCHITECTURE.md, coverage): an edge adds its ±1 (+1 running down) to the winding number of the
+// The rule (DESIGN-NOTES.md, "Coverage"): an edge adds its ±1 (+1 running down) to the winding number of the
 // centres (k + ½, r + ½) of row r when r + ½ lies in its half-open y range [ymin, ymax), and only to those
 // centres at or right of its crossing x of that row: k ≥ ⌈x − ½⌉. A centre exactly on an edge therefore
 // counts it, and a centre on a horizontal edge belongs to the rows below it: GL's top-left rule (a centre on

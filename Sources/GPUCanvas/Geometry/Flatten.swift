@@ -7,17 +7,13 @@
 // ≤ 3D / (4n²). Solving for n gives the counts below. `maxSegmentsPerCurve` bounds the work a huge curve
 // can cause (at 10⁶ px the error bound then exceeds the tolerance, invisibly: such curves are off-canvas).
 //
-// Why uniform steps, although they are sized for the curve's worst spot (measured 2026-11-23): adaptive
-// steps, each sized from the local curvature and proven to stay within the same tolerance (curve monotone
-// along the chord, h²/8 · max|B''·n| ≤ tolerance), cut the bench's S2 strokes from 830 k to 551 k edges a
-// frame and S1-fills from 269 k to 241 k. But every adaptive chord then uses the whole tolerance, where most
-// uniform chords use a fraction of it, and the pixels show it: S2's mean error against an 8 × 8 supersampled
-// reference rendering (scale 8, averaged down) rose from 0.58 to 0.67 (of 255), and single pixels where
-// a stroke's outline folds over itself moved up to 70 levels away from it. The tolerance bounds the worst
-// chord; the image quality follows the typical one.
-// Nor is a coarser tolerance the way to speed: at Skia's 0.2 px (four times coarser, half the segments), the
-// GLES frame medians of S1-fills / S2-strokes went 50.3 → 43.3 ms and 81.2 → 71.3 ms (three runs each of
-// `bench --stages`, 2026-11-23), a seventh, bought with chord errors docs/DESIGN-NOTES.md rules out (≤ 0.05 px).
+// Why uniform steps, although they are sized for the curve's worst spot: adaptive steps, each sized from the
+// local curvature within the same tolerance (curve monotone along the chord, h²/8 · max|B''·n| ≤ tolerance),
+// give fewer edges, but every adaptive chord then uses the whole tolerance where most uniform chords use a
+// fraction of it, and the pixels show it (a larger mean error against a supersampled rendering, and folded
+// stroke outlines moved by tens of levels). The tolerance bounds the worst chord; the image quality follows
+// the typical one. Nor is a coarser tolerance the way to speed: it buys little frame time with chord errors
+// docs/DESIGN-NOTES.md rules out (≤ 0.05 px). The measurements: docs/performance.md, "Flattening".
 
 enum Flatten {
     /// Chord error bound in device pixels: invisible next to 8-bit coverage rounding (1/255 of a pixel's

@@ -36,9 +36,8 @@
 // every vertex, and it saves a third of the outline's points.
 //
 // Cost: per centreline vertex, a few dozen flops per side and 2–3 output points, written into manually grown
-// buffers (`RawBuffer`) reused across subpaths; a few allocations per call, none per point. Measured (release,
-// one core of a loaded 2-core machine): 1000 two-cubic strokes ~150 px across, widths 1–12, 100 of them
-// dashed → ~330k outline points in ~11 ms.
+// buffers (`RawBuffer`) reused across subpaths; a few allocations per call, none per point
+// (docs/performance.md, "Stroking", has the time of a 1000-stroke frame).
 //
 // Known limits: subpaths that retrace or cross themselves, and dashes that overlap, are covered twice where
 // they overlap (as every outline-then-fill stroker is); non-zero filling is still exact, area accumulation
@@ -317,26 +316,26 @@ enum Stroker {
         return changed ? kept : flat
     }
 
-    /// The parts of subpath `sp` inside `box` (device space) as open subpaths: each run of segments that
+    /// The parts of subpath `sp` inside `box` (device space) as open subpaths: each stretch of segments that
     /// meets the box, cut exactly at its border (`EdgeCut`, in device space, mapped back through `inverse`).
     /// The cut ends get caps, but they lie the pen's reach outside the target, so nothing of them shows.
     private static func cut(_ flat: Polyline, _ sp: Subpath, _ window: Window, inverse: Affine, box: Box,
                             into out: inout Polyline) {
         func user(_ p: (Double, Double)) -> Vertex { Vertex(x: inverse.x(p.0, p.1), y: inverse.y(p.0, p.1), smooth: false) }
-        var run: [Vertex] = []
+        var stretch: [Vertex] = []
         func flush() {
-            if run.count >= 2 {
-                run[0].smooth = false
-                run[run.count - 1].smooth = false
+            if stretch.count >= 2 {
+                stretch[0].smooth = false
+                stretch[stretch.count - 1].smooth = false
                 let start = out.vertices.count
-                out.vertices.append(contentsOf: run)
+                out.vertices.append(contentsOf: stretch)
                 out.subpaths.append(Subpath(start: start, end: out.vertices.count, closed: false))
             }
-            run.removeAll(keepingCapacity: true)
+            stretch.removeAll(keepingCapacity: true)
         }
         let n = sp.end - sp.start
         let segments = sp.closed ? n : n - 1
-        // A closed subpath is walked from a vertex outside the box, so no run wraps around its start.
+        // A closed subpath is walked from a vertex outside the box, so no stretch wraps around its start.
         var first = 0
         if sp.closed {
             first = (0 ..< n).first { !box.contains(window.device(flat.vertices[sp.start + $0])) } ?? 0
@@ -346,8 +345,8 @@ enum Stroker {
             let pa = window.device(va), pb = window.device(vb)
             let aIn = box.contains(pa), bIn = box.contains(pb)
             if aIn && bIn {
-                if run.isEmpty { run.append(va) }
-                run.append(vb)
+                if stretch.isEmpty { stretch.append(va) }
+                stretch.append(vb)
                 continue
             }
             // The cuts are exact (`farStretch`): Liang–Barsky's parameters of a segment 10³⁰⁸ px long are all
@@ -359,15 +358,15 @@ enum Stroker {
             }
             if let enter {
                 flush()
-                run.append(user(enter))
-            } else if run.isEmpty {
-                run.append(va)
+                stretch.append(user(enter))
+            } else if stretch.isEmpty {
+                stretch.append(va)
             }
             if let leave {
-                run.append(user(leave))
+                stretch.append(user(leave))
                 flush()
             } else {
-                run.append(vb)
+                stretch.append(vb)
             }
         }
         flush()

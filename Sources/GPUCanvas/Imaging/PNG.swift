@@ -20,12 +20,11 @@ private let pngFormatRGBA: UInt32 = 0x02 | 0x01
 
 /// How hard libpng compresses: the trade of file size for encoding time.
 ///
-/// Measured on 1024² frames here (docs/DESIGN-NOTES.md, "Animation export"), S1-like shapes / a clock / digital
-/// rain: `.compact` (libpng's simplified API at its default: zlib level 6, every row filter tried) 193 / 70 /
-/// 157 ms and 744 / 58 / 254 KiB; `.fast` (zlib level 1, no filtering, through libpng's full API) 23 / 7.5 /
-/// 19 ms and 906 / 63 / 346 KiB. The simplified API's `PNG_IMAGE_FLAG_FAST` still tries every filter: 49 /
-/// 10.5 / 32 ms. Single images (`writePNG`) stay compact; exported frames default to fast, because an export
-/// is encode-bound.
+/// `.compact` is libpng's simplified API at its default (zlib level 6, every row filter tried); `.fast` is zlib
+/// level 1 with no row filter, through libpng's full API (the simplified API's `PNG_IMAGE_FLAG_FAST` still
+/// tries every filter, which costs as much as the deflate). Single images (`writePNG`) stay compact; exported
+/// frames default to fast, because an export is encode-bound (docs/DESIGN-NOTES.md, "Animation export", has
+/// the measurements).
 public enum PNGCompression: Sendable, Equatable {
     /// Smallest files, slowest (the default for single images).
     case compact

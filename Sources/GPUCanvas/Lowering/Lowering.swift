@@ -47,8 +47,8 @@ struct LoweredFrame {
     /// at (`PlacedGlyph.outline`): held as long as the frame is.
     var keepAlive: [CachedOutline] = []
 
-    /// True when every op is a draw with a solid paint, `.normal` blending and no clip: what the fast paths
-    /// of the GLES backend (the baked-colour atlas) take.
+    /// True when every op is a draw with a solid paint, `.normal` blending and no clip: what the GLES
+    /// backend can draw with baked paint (colour × coverage baked into its atlas).
     var isSolidSourceOver: Bool {
         colorMode == .nonLinear && ops.allSatisfy {
             guard case .draw(let d) = $0, d.clip == nil, d.blend == .normal, case .solid = d.paint else { return false }
@@ -227,13 +227,13 @@ final class Lowering {
 
     /// Narrower strokes are not searched for solid interiors: a stroke's interior is at most its width
     /// across, and a band's interior pays only from `RasterAtlasStrategy.solidMinArea` (512) pixels, so
-    /// under ~16 px it never does, while looking for it costs the resolve and the band search (measured on
-    /// S2-strokes, widths 1–12: +15 % resolve and +50 % band-search samples for no solid at all).
+    /// under ~16 px it never does, while looking for it costs the resolve and the band search
+    /// (docs/performance.md, "Lowering").
     static let solidStrokeWidth = 16.0
 
-    /// A stroked path element costs about ten filled ones to prepare (offsetting, joins, caps, dashes):
-    /// measured on S2-strokes, ~4.7 µs per element against ~0.5 µs per element of S1-fills' shapes. Counting
-    /// stroke elements as one kept S2's 3000 elements under `parallelThreshold`, on one core (14 ms).
+    /// A stroked path element costs about ten filled ones to prepare (offsetting, joins, caps, dashes), so
+    /// counting it as one would keep a frame of a few thousand stroke elements on one core
+    /// (docs/performance.md, "Lowering").
     static let strokeElementCost = 10
 
     private var stores: [Polygons] = []
@@ -862,7 +862,7 @@ private struct Builder {
     /// axis-aligned device rectangle holding `box`. A draw inside `box` under such a clip draws the same pixels
     /// without it (its coverage × 1), so it is lowered unclipped: the common case of a symbol's or a nested
     /// canvas's frame clip around content that stays inside it, where the clip would cost a clip mask per draw
-    /// and keep the draws off the GLES backend's solid fast paths. Only for blend modes that leave the
+    /// and keep the draws from the GLES backend's baked paint. Only for blend modes that leave the
     /// destination alone where the source is transparent, so the draw's reach is its shape either way.
     private func clipIsWhole(_ node: ClipNode, over box: PixelRect) -> Bool {
         if node.isEmpty { return false }

@@ -74,10 +74,9 @@ final class GlyphPolygonCache {
 }
 
 /// The glyph polygon cache's table: open addressing with linear probing over a power of two of slots, each
-/// the index of an entry that holds key and answer together. On S6-text the lowering looks up 15 000 glyphs
-/// a frame in ~10 000 entries; Swift's `Dictionary` spent more on SipHash and on missing the cache in its
-/// separate key and value arrays than the placement spent on everything else (`perf`: 8.5 % of the frame's
-/// samples against 5.6 %). The hash mixes the key's fields with multiply–xorshift rounds (SplitMix64's
+/// the index of an entry that holds key and answer together: a text frame looks up every glyph, and Swift's
+/// `Dictionary` spent more on SipHash and on missing the cache in its separate key and value arrays than
+/// the placement spent on everything else (docs/performance.md, "Text"). The hash mixes the key's fields with multiply–xorshift rounds (SplitMix64's
 /// finaliser), which spreads consecutive glyph ids and nearby em sizes over the slots.
 struct GlyphTable {
     private struct Entry {
@@ -181,8 +180,7 @@ final class CachedOutline {
 
 /// A glyph polygon cache's answer, as its table holds it: the outline (not counted: the cache keeps it),
 /// its mask slots and its bounds. Reading these from the outline object instead cost a cache miss per
-/// placed glyph: on S6-text, 15 000 placements over ~10 000 outlines scattered on the heap, and `perf
-/// annotate` put 60 % of the placement's time on the load of the bounds.
+/// placed glyph, the outlines being scattered on the heap (docs/performance.md, "Text").
 struct CachedGlyph {
     var outline: Unmanaged<CachedOutline>
     var maskSlots: UnsafeMutablePointer<CachedOutline.MaskSlot>
@@ -199,9 +197,9 @@ struct CachedGlyph {
     }
 }
 
-/// One glyph of a text shape kept as a placement (`TextLowering.place`). Trivially copyable: fifteen
-/// thousand glyphs a frame are placed, copied and read on several cores, and a counted reference per glyph
-/// cost a fifth of S6-text's frame in atomic reference counting (`perf`: swift_retain/release 17.5 %).
+/// One glyph of a text shape kept as a placement (`TextLowering.place`). Trivially copyable: thousands of
+/// glyphs a frame are placed, copied and read on several cores, and a counted reference per glyph made
+/// atomic reference counting a large share of a text frame (docs/performance.md, "Text").
 struct PlacedGlyph {
     /// The device pixel the cached outline is moved to.
     var x: Int

@@ -57,7 +57,7 @@ public final class CanvasRenderer {
     }
 
     /// A GLES renderer whose atlases are at most `atlasSizeLimit` texels a side and whose raster-atlas
-    /// frames are replayed in parts of at most `partPixelLimit` box pixels, and whose text runs' boxes hold at
+    /// frames are replayed in parts of at most `partPixelLimit` box pixels, and whose text piles' boxes hold at
     /// most `textRunAreaLimit` pixels (tests of the batching).
     init(gles options: GLESOptions, atlasSizeLimit: Int? = nil, partPixelLimit: Int? = nil,
          textRunAreaLimit: Int? = nil) throws {

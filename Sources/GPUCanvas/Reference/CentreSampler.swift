@@ -10,7 +10,7 @@
 // Ties follow the GL rasterization rule (top-left): a centre exactly on a crossing counts that crossing (an
 // edge through a centre puts the centre on its right side), and the half-open y range takes a centre on a
 // top edge and leaves one on a bottom edge. So of two shapes sharing an edge exactly one gets a centre on it.
-// This is the rule ARCHITECTURE.md (§4) states for every backend; the GLES strategies reach it through
+// This is the rule DESIGN-NOTES.md ("Coverage") states for every backend; the GLES strategies reach it through
 // `CentreColumns` (columns rather than sorted crossings, the same exact tie test).
 //
 // Edges are held in an active-edge list sorted by first row, so memory stays O(edges) whatever the number of

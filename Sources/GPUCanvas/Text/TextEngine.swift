@@ -20,10 +20,8 @@
 // - Runs are shaped once per paragraph; a line break inside a run keeps the advances shaped across it (a
 //   kerning pair or ligature that straddles a break is not re-shaped).
 //
-// Measured (TextEngineTests.testMillionCharactersLayOutInLinearTime: 1 000 026 characters of "lorem ipsum …" in
-// DejaVu Sans 20 pt, wrapped at 400 pt into 27 779 lines): 0.30 s release, 1.2 s debug, on the shared 2-core box,
-// with libunibreak. ICU's share of that text, timed in C at -O2: 18 ms for the line breaks, 18 ms for the bidi
-// levels.
+// Layout is linear in the text's length (TextEngineTests.testMillionCharactersLayOutInLinearTime; its timings
+// are in docs/performance.md, "Text").
 import CText
 import Foundation
 

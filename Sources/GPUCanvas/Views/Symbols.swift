@@ -52,12 +52,13 @@ extension GraphicsContext {
 struct SymbolReplay {
     let toCanvas: CGAffineTransform
     let counter: DrawCounter
-    var numbers: [Int: Int] = [:]
+    /// The fresh draw number of each recorded one.
+    var drawNumbers: [Int: Int] = [:]
 
-    mutating func number(_ old: Int) -> Int {
-        if let n = numbers[old] { return n }
+    mutating func drawNumber(replacing old: Int) -> Int {
+        if let n = drawNumbers[old] { return n }
         let n = counter.take()
-        numbers[old] = n
+        drawNumbers[old] = n
         return n
     }
 
@@ -67,7 +68,7 @@ struct SymbolReplay {
             case .draw(var d):
                 d.state = state(d.state)
                 d.transform = d.transform.concatenating(toCanvas)
-                d.number = number(d.number)
+                d.number = drawNumber(replacing: d.number)
                 return .draw(d)
             case .layer(var l):
                 l.state = state(l.state)
