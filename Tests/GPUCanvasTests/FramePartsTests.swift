@@ -57,8 +57,8 @@ final class FramePartsTests: XCTestCase {
             if try XCTUnwrap(parts.lastGPUCommandDump).hasPrefix("part 1 of ") { split += 1 }
         }
         // Scenes of plain draws with two or more pieces (most of the 69 such scenes) were replayed in parts.
-        // Frames with clips, layers, gradients or blend modes go through the compositing encoder, which stages a
-        // frame whole (docs/ARCHITECTURE.md), so they are compared but not split.
+        // Frames with clips, layers, gradients or blend modes take the composite route, which stages a frame
+        // whole (docs/ARCHITECTURE.md, "Special paths": parts), so they are compared but not split.
         XCTAssertGreaterThan(split, 30)
     }
 }
