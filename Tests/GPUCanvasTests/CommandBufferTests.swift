@@ -279,7 +279,7 @@ final class CommandBufferTests: XCTestCase {
         return (covered, uploaded)
     }
 
-    /// Strokes are searched for solid interiors only from `Planner.solidStrokeWidth` device pixels wide:
+    /// Strokes are searched for solid interiors only from `Lowering.solidStrokeWidth` device pixels wide:
     /// a 40 px pen's interior comes from a strip, a 10 px pen's (too narrow to pay) is baked texel by texel,
     /// and a 10 px pen scaled by 4 counts as 40.
     func testOnlyWideStrokesAreSearchedForInteriors() throws {

@@ -11,7 +11,7 @@ final class ConcurrentRenderersTests: XCTestCase {
     static let framesPerThread = 6
 
     /// Overlapping translucent shapes and strokes, large enough that each frame's coverage runs on all
-    /// workers (`Planner.parallelThreshold`).
+    /// workers (`Lowering.parallelThreshold`).
     static func drawing(_ ctx: inout GraphicsContext, _ size: CGSize) {
         for i in 0 ..< 60 {
             let x = CGFloat(i % 10) * 37 + 3.25, y = CGFloat(i / 10) * 41 + 2.5

@@ -138,7 +138,7 @@ final class NarrowingBoundaryTests: XCTestCase {
         }
     }
 
-    /// Paint-data rows (`CompositingEncoder`'s `Int16` paint row, one texture row each): 2¹⁵ draws of one
+    /// Paint-data rows (`CompositeGather`'s `Int16` paint row, one texture row each): 2¹⁵ draws of one
     /// gradient trapped (`Int16(row)`), and 16 385 passed the texture's height (a GL error). Equal rows are now
     /// shared, so they draw alike; more distinct rows than GLES holds are refused by GLES (a GLES limit, as the
     /// clip-mask budget is), never a trap.
