@@ -193,30 +193,3 @@ extension CanvasRenderer {
         }
     }
 }
-
-/// The pixel grid a frame is rendered into.
-struct RenderTarget: Equatable {
-    var width: Int
-    var height: Int
-    /// Pixels per point.
-    var scale: Double
-    /// Canvas points → device pixels.
-    var deviceTransform: CGAffineTransform { CGAffineTransform(scaleX: scale, y: scale) }
-    /// The target's pixels as a device-space rectangle.
-    var bounds: CGRect { CGRect(x: 0, y: 0, width: width, height: height) }
-}
-
-/// What a backend implements.
-protocol RenderBackend: AnyObject {
-    var name: String { get }
-    var glyphCacheStatistics: GlyphCacheStatistics { get }
-    func render(_ recording: Recording, target: RenderTarget) throws -> RasterImage
-    /// As `render(_:target:)`, into `image`'s pixel memory where the backend can reuse it.
-    func render(_ recording: Recording, target: RenderTarget, into image: inout RasterImage) throws
-}
-
-extension RenderBackend {
-    func render(_ recording: Recording, target: RenderTarget, into image: inout RasterImage) throws {
-        image = try render(recording, target: target)
-    }
-}
