@@ -99,14 +99,6 @@ final class GlyphMask {
     deinit { texels.deallocate() }
 }
 
-/// A glyph mask's texels and box (`GlyphMask.view`); no texels: the glyph covers no pixel. The texels are
-/// not counted: their cache keeps them for as long as the piece being composed needs them
-/// (`GlyphMaskCache.releaseEvicted`).
-struct MaskTexels {
-    var texels: UnsafePointer<UInt8>?
-    var left: Int32 = 0, top: Int32 = 0, width: Int32 = 0, height: Int32 = 0
-}
-
 /// A glyph mask at the device pixel of its glyph.
 struct PlacedMask {
     var mask: MaskTexels

@@ -91,7 +91,7 @@ struct FilterPassList {
         case .projection(let m):
             var v = FilterPassVariant(pass: 5)
             if !prefilter.isEmpty { v.flags |= FilterPassVariant.prefilter }
-            let k = FilterFormulas.projectionCoefficients(m)
+            let k = m.floatCoefficients
             return add(FilterPassSpec(variant: v, box: stage.output, source: input, second: nil,
                                       parameters: [SIMD4(k[0], k[1], k[2], k[3]), SIMD4(k[4], k[5], k[6], k[7]),
                                                    SIMD4(k[8], 0, 0, 0)],

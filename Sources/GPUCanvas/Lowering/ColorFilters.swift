@@ -1,4 +1,4 @@
-// Colour filters: one step per filter, the arithmetic both backends run, and the packed row the GPU reads.
+// Colour filters: one step per filter, and the arithmetic both backends run (the GPU's packed row is GLES/ColorFilterPacking.swift).
 //
 // Design note. Every colour filter is one of three step kinds on a pixel's colour:
 // - `matrix`: the SVG feColorMatrix on unpremultiplied colour, clamped to 0…1. colorMatrix, colorMultiply,
@@ -160,20 +160,6 @@ enum ColorFilterFormulas {
     /// keeps alpha 0): then it reaches the whole clip region, not only the drawn content.
     static func reachesTransparentPixels(_ steps: [ColorFilterStep]) -> Bool {
         apply(steps, to: .zero) != .zero
-    }
-
-    /// The GPU's row (`color_filter.glsl`): texel 0 (step count, 0, 0, 0), then six texels per step: (kind,
-    /// space, threshold min, threshold max), rows R, G, B, A (their first four entries), and the offsets
-    /// (r5, g5, b5, a5) or, for a threshold, its premultiplied colour.
-    static func packedTexels(_ steps: [ColorFilterStep]) -> [SIMD4<Float>] {
-        var t: [SIMD4<Float>] = [SIMD4(Float(steps.count), 0, 0, 0)]
-        for s in steps {
-            let m = s.matrix
-            t.append(SIMD4(Float(s.kind.rawValue), Float(s.space.rawValue), s.thresholdMin, s.thresholdMax))
-            for r in 0 ..< 4 { t.append(SIMD4(m[r * 5], m[r * 5 + 1], m[r * 5 + 2], m[r * 5 + 3])) }
-            t.append(s.kind == .threshold ? s.thresholdColor : SIMD4(m[4], m[9], m[14], m[19]))
-        }
-        return t
     }
 }
 

@@ -371,3 +371,11 @@ extension FilterPlanning {
         return p != .zero
     }
 }
+
+extension ProjectionTransform {
+    /// The matrix as Floats, row by row (m11, m12, m13, m21 …), as the GPU receives it; the reference's
+    /// projection filter reads the same Floats.
+    var floatCoefficients: [Float] {
+        [m11, m12, m13, m21, m22, m23, m31, m32, m33].map { Float($0) }
+    }
+}

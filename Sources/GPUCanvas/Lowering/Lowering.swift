@@ -93,34 +93,6 @@ struct CoverageShape {
     var solidRect: DeviceRect?
 }
 
-/// A rectangle in device pixels with Double edges.
-struct DeviceRect {
-    var minX, minY, maxX, maxY: Double
-
-    /// True when every pixel of `box` lies wholly inside.
-    func contains(_ box: PixelRect) -> Bool {
-        minX <= Double(box.x) && Double(box.x + box.width) <= maxX
-            && minY <= Double(box.y) && Double(box.y + box.height) <= maxY
-    }
-
-    /// The rectangle that `points` (one closed contour: 4 distinct corners, or 5 with the first repeated) go
-    /// around, when they are the corners of an axis-aligned rectangle of positive area, visited in order;
-    /// nil otherwise.
-    init?(contour points: ArraySlice<DevicePoint>) {
-        var corners = Array(points)
-        if corners.count == 5, corners[4] == corners[0] { corners.removeLast() }
-        guard corners.count == 4 else { return nil }
-        let xs = Set(corners.map(\.x)), ys = Set(corners.map(\.y))
-        guard xs.count == 2, ys.count == 2, Set(corners.map { [$0.x, $0.y] }).count == 4 else { return nil }
-        // Each side moves along one axis only, so the four distinct corners go around the rectangle.
-        for i in 0 ..< 4 {
-            let a = corners[i], b = corners[(i + 1) % 4]
-            guard (a.x == b.x) != (a.y == b.y) else { return nil }
-        }
-        minX = xs.min()!; maxX = xs.max()!; minY = ys.min()!; maxY = ys.max()!
-    }
-}
-
 /// A draw: coverage of `shape` × `paint` × `opacity`, blended with `blend`, inside `clip`.
 struct LoweredDraw {
     var number: Int

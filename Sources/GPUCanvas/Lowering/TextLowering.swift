@@ -153,14 +153,22 @@ public struct GlyphCacheStatistics: Equatable, Sendable, CustomStringConvertible
     }
 }
 
+/// A glyph mask's texels and box (`GlyphMask.view`); no texels: the glyph covers no pixel. The texels are
+/// not counted: their cache keeps them for as long as the piece being composed needs them
+/// (`GlyphMaskCache.releaseEvicted`).
+struct MaskTexels {
+    var texels: UnsafePointer<UInt8>?
+    var left: Int32 = 0, top: Int32 = 0, width: Int32 = 0, height: Int32 = 0
+}
+
 /// A glyph's flattened outline as its cache holds it (device pixels, at its subpixel step, around its own
 /// origin), with one slot per coverage worker for the mask a backend makes of it (`GlyphMaskCache`): worker
 /// w reads and writes only slot w, so finding a placed glyph's mask costs no lookup and no lock.
 final class CachedOutline {
     let polygons: Polygons
-    /// Slots for `maskSlotCount` workers (`Planner.maxWorkers`).
+    /// Slots for `maskSlotCount` workers (`ParallelWork.maxWorkers`).
     let maskSlots: UnsafeMutablePointer<MaskSlot>
-    static let maskSlotCount = Planner.maxWorkers
+    static let maskSlotCount = ParallelWork.maxWorkers
 
     /// A mask made by one worker's cache, valid while that cache's `token` is still `token` (a cache that
     /// starts over takes a new token, which makes every slot it filled stale at once). The mask's texels

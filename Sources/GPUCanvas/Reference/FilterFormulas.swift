@@ -189,7 +189,7 @@ enum FilterFormulas {
     static func projection(inverse m: ProjectionTransform, stage: FilterStage, input: FilterImage) -> FilterImage {
         var output = FilterImage(box: stage.output)
         let ob = stage.output
-        let k = projectionCoefficients(m)
+        let k = m.floatCoefficients
         for y in ob.y ..< ob.y + ob.height {
             for x in ob.x ..< ob.x + ob.width {
                 let px = Float(x) + 0.5, py = Float(y) + 0.5
@@ -210,11 +210,6 @@ enum FilterFormulas {
     static func upsampled(_ coarse: FilterImage, factor: Int, x: Int, y: Int) -> SIMD4<Float> {
         let inv = 1 / Float(factor)
         return bilinear(qx: (Float(x) + 0.5) * inv, qy: (Float(y) + 0.5) * inv) { coarse[$0, $1] }
-    }
-
-    /// The matrix as Floats, row by row (m11, m12, m13, m21 …), as the GPU receives it.
-    static func projectionCoefficients(_ m: ProjectionTransform) -> [Float] {
-        [m.m11, m.m12, m.m13, m.m21, m.m22, m.m23, m.m31, m.m32, m.m33].map { Float($0) }
     }
 
     /// Runs every stage of `filter` on `layer`; returns the last stage's output (what the composite reads: the
