@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// The planner's command buffers: batching, counts, readable text, atlas layout.
 final class CommandBufferTests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// GL objects and memory over many frames; determinism.
 final class GLESResourceTests: XCTestCase {
