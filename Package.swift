@@ -77,11 +77,16 @@ let package = Package(
             dependencies: ["GPUCanvasCore"],
             path: "Sources/GPUCanvasReference"
         ),
-        // The API front: views, `CanvasRenderer`, export, scene files, and (for now) the GLES backend;
-        // re-exports GPUCanvasCore.
+        // The OpenGL ES backend: the lowered frame → GPU commands.
+        .target(
+            name: "GPUCanvasGLES",
+            dependencies: ["GPUCanvasCore", "CGLES", "Shaders"],
+            path: "Sources/GPUCanvasGLES"
+        ),
+        // The API front: views, `CanvasRenderer`, export, scene files; re-exports GPUCanvasCore.
         .target(
             name: "GPUCanvas",
-            dependencies: ["GPUCanvasCore", "GPUCanvasReference", "CGLES", "Shaders"],
+            dependencies: ["GPUCanvasCore", "GPUCanvasReference", "GPUCanvasGLES", "CGLES"],
             path: "Sources/GPUCanvas"
         ),
         .executableTarget(
@@ -94,7 +99,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GPUCanvasTests",
-            dependencies: ["GPUCanvas", "GPUCanvasCore", "GPUCanvasReference", "CJPEG"],
+            dependencies: ["GPUCanvas", "GPUCanvasCore", "GPUCanvasReference", "GPUCanvasGLES", "CJPEG"],
             path: "Tests/GPUCanvasTests"
         ),
         .testTarget(

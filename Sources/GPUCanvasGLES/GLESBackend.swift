@@ -187,10 +187,10 @@ public struct GLESDeviceInfo: Sendable, CustomStringConvertible {
 }
 
 /// The GLES renderer: see the design note at the top of the file.
-final class GLESBackend: RenderBackend {
+package final class GLESBackend: RenderBackend {
     let options: GLESOptions
     let context: GLContext
-    let strategyKind: PathStrategyKind
+    package let strategyKind: PathStrategyKind
     /// How blend modes other than `.normal` read the destination.
     let blendRoute: BlendRoute
     private let cache = GLStateCache()
@@ -200,11 +200,11 @@ final class GLESBackend: RenderBackend {
     private let planner: Planner
     private let strategy: PathStrategy
     private var commandBuffer = CommandBuffer()
-    private(set) var lastTimings = GLESFrameTimings()
-    private(set) var hasFrame = false
+    package private(set) var lastTimings = GLESFrameTimings()
+    package private(set) var hasFrame = false
 
-    var name: String { "\(context.renderer) (\(context.chosenDevice), \(strategyKind))" }
-    var glyphCacheStatistics: GlyphCacheStatistics {
+    package var name: String { "\(context.renderer) (\(context.chosenDevice), \(strategyKind))" }
+    package var glyphCacheStatistics: GlyphCacheStatistics {
         var stats = planner.glyphCacheStatistics
         if let atlas = strategy as? RasterAtlasStrategy {
             for cache in atlas.glyphMaskCaches {
@@ -220,7 +220,7 @@ final class GLESBackend: RenderBackend {
     /// `partPixelLimit` (tests): raster-atlas frames are staged and replayed in parts of at most this many
     /// box pixels (`RasterAtlasStrategy.partPixels`), so that a small scene takes several.
     /// `textRunAreaLimit` (tests): text runs' boxes hold at most this many pixels (`textRunMaxArea`).
-    init(options: GLESOptions, atlasSizeLimit: Int? = nil, partPixelLimit: Int? = nil, textRunAreaLimit: Int? = nil,
+    package init(options: GLESOptions, atlasSizeLimit: Int? = nil, partPixelLimit: Int? = nil, textRunAreaLimit: Int? = nil,
          features: Lowering.Features = .drawnByBothBackends) throws {
         self.options = options
         planner = Planner(features: features)
@@ -292,7 +292,7 @@ final class GLESBackend: RenderBackend {
 
     /// A frame rendered with its readback still under way (`beginRender`): either the pixels already (a
     /// linear-light frame reads back synchronously) or the pixel buffer they are travelling into.
-    enum DeferredFrame {
+    package enum DeferredFrame {
         case complete(RasterImage)
         case pending(Executor.PendingReadback, opaque: Bool, timings: GLESFrameTimings)
     }
@@ -300,7 +300,7 @@ final class GLESBackend: RenderBackend {
     /// Renders `recording` and starts its readback into a pixel buffer object without waiting for it; the
     /// frame exporter calls `completeRender` after issuing the next frame, so GL work and readback overlap.
     /// At most two frames may be pending (the buffers are double-buffered).
-    func beginRender(_ recording: Recording, target: RenderTarget) throws -> DeferredFrame {
+    package func beginRender(_ recording: Recording, target: RenderTarget) throws -> DeferredFrame {
         executor.deferReadback = true
         executor.startedReadback = nil
         defer { executor.deferReadback = false }
@@ -319,7 +319,7 @@ final class GLESBackend: RenderBackend {
     }
 
     /// Waits for a frame `beginRender` started and returns its pixels.
-    func completeRender(_ frame: DeferredFrame) throws -> RasterImage {
+    package func completeRender(_ frame: DeferredFrame) throws -> RasterImage {
         switch frame {
         case .complete(let image):
             return image
@@ -337,7 +337,7 @@ final class GLESBackend: RenderBackend {
 
     /// Drops a frame `beginRender` started whose pixels are no longer wanted (the export failed): its fence
     /// is deleted; the pixel buffer is reused by the next frame.
-    func discardRender(_ frame: DeferredFrame) {
+    package func discardRender(_ frame: DeferredFrame) {
         guard case .pending(let pending, _, _) = frame, (try? context.makeCurrent()) != nil else { return }
         glDeleteSync(pending.fence)
         context.releaseCurrent()
@@ -354,7 +354,7 @@ final class GLESBackend: RenderBackend {
         return image
     }
 
-    func render(_ recording: Recording, target: RenderTarget, into image: inout RasterImage) throws {
+    package func render(_ recording: Recording, target: RenderTarget, into image: inout RasterImage) throws {
         // The executor reads back into these bytes when they fit; `image` gives them up first so that they
         // are not shared (a shared buffer would be copied on write).
         var pixels: [UInt8] = []
@@ -365,7 +365,7 @@ final class GLESBackend: RenderBackend {
         image = try render(recording, target: target)
     }
 
-    func render(_ recording: Recording, target: RenderTarget) throws -> RasterImage {
+    package func render(_ recording: Recording, target: RenderTarget) throws -> RasterImage {
         try context.makeCurrent()
         defer { context.releaseCurrent() }
         let (image, timings) = try planAndExecute(recording, target: target)
@@ -393,11 +393,11 @@ final class GLESBackend: RenderBackend {
     }
 
     /// The last frame's command buffer as text (empty before the first frame).
-    var lastCommandBufferText: String { hasFrame ? commandBuffer.frameDescription : "" }
-    var lastCommandBuffer: CommandBuffer? { hasFrame ? commandBuffer : nil }
+    package var lastCommandBufferText: String { hasFrame ? commandBuffer.frameDescription : "" }
+    package var lastCommandBuffer: CommandBuffer? { hasFrame ? commandBuffer : nil }
     /// Bytes the command buffer's staging arena holds on to between frames.
     var stagingCapacity: Int { commandBuffer.staging.capacity }
-    var resourceStats: GPUResourceStats { resources.stats }
+    package var resourceStats: GPUResourceStats { resources.stats }
     /// Binds issued and skipped by the state cache over the renderer's life.
     var stateCacheCounts: (issued: Int, skipped: Int) { (cache.issued, cache.skipped) }
 }

@@ -453,7 +453,7 @@ struct RenderPass {
 }
 
 /// A frame's GPU work, in order. See the note at the top of the file.
-struct CommandBuffer: CustomStringConvertible {
+package struct CommandBuffer: CustomStringConvertible {
     var textures: [(ref: TextureRef, desc: TextureDesc)] = []
     var passes: [RenderPass] = []
     /// Bytes every upload copies from.
@@ -506,7 +506,7 @@ struct CommandBuffer: CustomStringConvertible {
     }
 
     /// Draw calls of the whole frame, replayed parts included.
-    var frameDrawCallCount: Int { submittedDrawCallCount + drawCallCount }
+    package var frameDrawCallCount: Int { submittedDrawCallCount + drawCallCount }
 
     /// The whole frame as text: each replayed part, then this buffer.
     var frameDescription: String {
@@ -568,7 +568,7 @@ struct CommandBuffer: CustomStringConvertible {
 
     // MARK: Text
 
-    var description: String {
+    package var description: String {
         func plural(_ n: Int, _ word: String) -> String {
             "\(n) \(word)\(n == 1 ? "" : word.hasSuffix("s") ? "es" : "s")"
         }

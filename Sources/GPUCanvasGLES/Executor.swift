@@ -30,7 +30,7 @@ public struct GLESFrameTimings: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-final class Executor {
+package final class Executor {
     private let context: GLContext
     private let cache: GLStateCache
     private let resources: GLResources
@@ -54,7 +54,7 @@ final class Executor {
     // (RGBA16F) frame reads back synchronously as before.
 
     /// A frame whose pixels are on their way into a pixel buffer object.
-    struct PendingReadback {
+    package struct PendingReadback {
         let buffer: GLuint
         let fence: GLsync
         let width: Int
