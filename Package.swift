@@ -30,7 +30,7 @@ let package = Package(
             providers: [.apt(["libjpeg62-turbo-dev"])]
         ),
         // The text engine's libraries: FreeType (font files, outlines), HarfBuzz (shaping), fontconfig (matching
-        // and fallback). pkg-config names FreeType; the module map links all three. The fonts are what the engine's matching table and tests expect to find (Sources/GPUCanvas/Text).
+        // and fallback). pkg-config names FreeType; the module map links all three. The fonts are what the engine's matching table and tests expect to find (Sources/GPUCanvasCore/Text).
         .systemLibrary(
             name: "CText",
             path: "Sources/CText",
@@ -65,9 +65,30 @@ let package = Package(
             path: "Sources/Shaders",
             resources: [.copy("programs")]
         ),
+        // The stages as modules; an arrow the graph below lacks is a compile error, not a convention.
+        // Core: the values a recording is made of (Path, Color, Shading, GraphicsContext …), the recording,
+        // geometry, text, imaging and the lowering both backends share. libpng comes through CGLES's module map.
+        .target(
+            name: "GPUCanvasCore",
+            dependencies: ["CGLES", "CJPEG", "CText", "CICU", "CMark"],
+            path: "Sources/GPUCanvasCore"
+        ),
+        // The CPU reference rasterizer: the lowered frame → pixels, independent of the GLES backend.
+        .target(
+            name: "GPUCanvasReference",
+            dependencies: ["GPUCanvasCore"],
+            path: "Sources/GPUCanvasReference"
+        ),
+        // The OpenGL ES backend: the lowered frame → GPU commands.
+        .target(
+            name: "GPUCanvasGLES",
+            dependencies: ["GPUCanvasCore", "CGLES", "Shaders"],
+            path: "Sources/GPUCanvasGLES"
+        ),
+        // The API front: views, `CanvasRenderer`, export, scene files; re-exports GPUCanvasCore.
         .target(
             name: "GPUCanvas",
-            dependencies: ["CGLES", "CJPEG", "CText", "CICU", "CMark", "Shaders"],
+            dependencies: ["GPUCanvasCore", "GPUCanvasReference", "GPUCanvasGLES", "CGLES"],
             path: "Sources/GPUCanvas"
         ),
         .executableTarget(
@@ -78,7 +99,11 @@ let package = Package(
             ],
             path: "Sources/canvas-gl"
         ),
-        .testTarget(name: "GPUCanvasTests", dependencies: ["GPUCanvas", "CJPEG"], path: "Tests/GPUCanvasTests"),
+        .testTarget(
+            name: "GPUCanvasTests",
+            dependencies: ["GPUCanvas", "GPUCanvasCore", "GPUCanvasReference", "GPUCanvasGLES", "CJPEG"],
+            path: "Tests/GPUCanvasTests"
+        ),
         .testTarget(
             name: "ConformanceTests",
             dependencies: ["GPUCanvas"],

@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// What the feature tests share: the backends they compare (the reference and the GLES forms a user can
 /// select: both path strategies, the raster atlas's R8 coverage form, both blend routes), rendering one closure

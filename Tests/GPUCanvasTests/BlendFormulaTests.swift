@@ -1,5 +1,7 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
+@testable import GPUCanvasReference
 
 /// The CPU blend formulas (`BlendFormulas`): hand-worked values for each of the 28 modes, the premultiplied
 /// formulas against the W3C straight-alpha form, and the coverage rule. The GPU copy is compared with these in

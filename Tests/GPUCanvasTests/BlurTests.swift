@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
+@testable import GPUCanvasGLES
 
 /// `Filter.blur`: σ = radius in the user space of `addFilter`, the Gaussian's edge profile on both routes
 /// (full resolution and downsampled), content outside the canvas transparent, the options, and passes that

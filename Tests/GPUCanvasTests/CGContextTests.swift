@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// `GraphicsContext.withCGContext` and `CGContext`: CG calls record exactly what the equivalent
 /// GraphicsContext calls record (so both backends draw the same bytes for them), the CG state stack, the

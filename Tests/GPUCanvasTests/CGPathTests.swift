@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// `CGPath` / `CGMutablePath`: each constructor and builder gives the elements of the `Path` call it forwards
 /// to, the queries answer as CoreGraphics documents, copies never alias, and `Path(cgPath)` / `cgPath` carry

@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// Clips (`clip(to:)` with both fill rules, `antialiased`, `.inverse`, nesting), `clipToLayer` masks and
 /// `drawLayer` groups: analytic pixels on the reference, and every GLES form (both path strategies, the raster

@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// Colour filters (`addFilter` with the colour-matrix family, `alphaThreshold`, `luminanceToAlpha`): the
 /// formulas' numbers on the reference, every GLES form equal to it within docs/DESIGN-NOTES.md's bar, the

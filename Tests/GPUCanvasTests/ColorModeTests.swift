@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// The colour modes: `.nonLinear` composites sRGB-encoded values in 8 bits; `.linear` and `.extendedLinear`
 /// composite linear-light values in half floats and encode the result to sRGB bytes once. Analytic pixels on

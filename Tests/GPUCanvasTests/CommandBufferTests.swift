@@ -1,5 +1,7 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
+@testable import GPUCanvasGLES
 
 /// The planner's command buffers: batching, counts, readable text, atlas layout.
 final class CommandBufferTests: XCTestCase {

@@ -3,6 +3,7 @@
 import Foundation
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 final class ConcurrentRenderersTests: XCTestCase {
     /// Renderers running at once, one thread each (twice the cores of the CI machine, so they interleave).

@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// Apple's leniency: what Core Graphics ignores (an invalid number, a missing image, an unreadable font) is
 /// skipped with a `RenderDiagnostic` and the rest of the frame draws; `.strict` throws the same words. The

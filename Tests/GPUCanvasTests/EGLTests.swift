@@ -1,6 +1,8 @@
 import CGLES
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
+@testable import GPUCanvasGLES
 
 /// EGL device selection and context creation on this machine's Mesa (llvmpipe through the surfaceless
 /// platform and, where Mesa lists it, the software EGL device).

@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// Exported files read back by independent decoders: every APNG frame by Pillow (compared byte for byte with
 /// the frames rendered here), the MP4, WebM and GIF frame counts and sizes by ffprobe. The tools come from

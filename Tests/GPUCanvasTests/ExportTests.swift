@@ -1,6 +1,7 @@
 import CGLES
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// The frame exporter: frame counts and times, the second hand's angle by pixels, identical bytes across
 /// exports, the pipeline's bound on frames in flight, the callback and AsyncSequence forms, and both backends.

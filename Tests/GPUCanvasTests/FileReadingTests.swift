@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// `readFileContents`: whole files up to a limit the caller names, checked before reading for a regular
 /// file and while reading for a device, with failures in words.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// Curve flattening: segment counts and the bounds on them.
 final class FlattenTests: XCTestCase {

@@ -2,6 +2,9 @@ import CGLES
 import XCTest
 import Shaders
 @testable import GPUCanvas
+@testable import GPUCanvasCore
+@testable import GPUCanvasReference
+@testable import GPUCanvasGLES
 
 /// The GLSL formulas (`include/blend.glsl`, `include/gradient.glsl`) against the Swift ones (`BlendFormulas`,
 /// `GradientPaint`) on llvmpipe: a tiny program including both snippets renders into an RGBA32F framebuffer,

@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
+@testable import GPUCanvasGLES
 
 /// Frames replayed in parts (`RasterAtlasStrategy.partPixels`, `FrameEncoding.submitPart`): a frame too
 /// large to stage at once gives the bytes it gives staged whole, with its staging bounded by one part.

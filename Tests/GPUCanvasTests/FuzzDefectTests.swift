@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// Scenes that random valid scenes found wrong, each rendered from its scene document on the reference and on
 /// GLES with both path strategies (llvmpipe, pinned with `.mesa`), with the pixels checked against the

@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// Rendered pixels of the GLES backend against analytic answers, for both path strategies, on llvmpipe
 /// (pinned with `.mesa` so the numbers are reproducible).

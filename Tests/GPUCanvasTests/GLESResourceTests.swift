@@ -1,5 +1,7 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
+@testable import GPUCanvasGLES
 
 /// GL objects and memory over many frames; determinism.
 final class GLESResourceTests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// Gradient shadings and the 28 blend modes: analytic pixels on the reference, and every GLES form (both
 /// path strategies, the raster atlas's R8 form, both blend routes) equal to it within docs/DESIGN-NOTES.md's bar.

@@ -1,5 +1,8 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
+@testable import GPUCanvasReference
+@testable import GPUCanvasGLES
 
 /// The CPU gradient formulas (`GradientPaint`): t at known points for every geometry, the spreads, stop
 /// lookup (hard edges, before the first and after the last stop), `.linearColor`, premultiplication, and the

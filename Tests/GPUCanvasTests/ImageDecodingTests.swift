@@ -1,6 +1,7 @@
 import CJPEG
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// Decoding JPEG and PNG from files and bytes, the format sniffed from the first bytes, raw RGBA, and the
 /// errors for what is not an image: JPEG files are made here, with libjpeg through the CJPEG module, from

@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// Images: `draw(_:in:)`, `draw(_:at:anchor:)`, `tiledImage`, templates, interpolation, images from files,
 /// data and renderer closures, and unreadable images. Analytic pixels on the reference; every GLES form equal

@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// Every narrowing conversion of a user-derived number in Lowering, GLES, Geometry and Reference, one class per
 /// test, driven at its boundary: 2¹⁵ − 1 and 2¹⁵ px (GLES's 16-bit instance coordinates), 2³¹ px (Int32, GL's

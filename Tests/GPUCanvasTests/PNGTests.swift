@@ -1,6 +1,7 @@
 import CGLES
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// PNG encoding and decoding: straight alpha in the file, premultiplied in memory, exact round trips, and
 /// clear errors for missing, corrupt, truncated and oversized input.

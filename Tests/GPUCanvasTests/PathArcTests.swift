@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// `addArc(center:…)`, `addRelativeArc` and `addArc(tangent1End:…)`, in SwiftUI's flipped (y-down) space.
 final class PathArcTests: XCTestCase {

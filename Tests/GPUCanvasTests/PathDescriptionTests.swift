@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// `Path.description` and `Path.init?(_:)`: the CoreGraphics path text grammar.
 final class PathDescriptionTests: XCTestCase {

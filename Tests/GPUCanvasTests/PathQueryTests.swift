@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// `boundingRect`, `contains`, `isEmpty`, `currentPoint`, `forEach`, `applying`, `offsetBy` and the builders.
 final class PathQueryTests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// Rectangles, ellipses, rounded rectangles (circular and continuous corners) and the `Shape` types.
 final class PathShapesTests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// `trimmedPath(from:to:)` and the arc-length measure under it (`PathSegment.length`, `parameter(atLength:)`).
 final class PathTrimTests: XCTestCase {

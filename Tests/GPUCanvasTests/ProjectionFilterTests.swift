@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// `Filter.projectionTransform`: the rendered draw mapped through a 3 × 3 matrix in the user space of
 /// `addFilter`, sampled bilinearly; points behind the viewer (w ≤ 0) are transparent.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// The reference backend's compositing (paint × coverage × opacity, source-over into RGBA8 with one rounding
 /// per draw), transforms and scale, opaque canvases, validation errors and determinism.

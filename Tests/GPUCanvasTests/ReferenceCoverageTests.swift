@@ -1,5 +1,7 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
+@testable import GPUCanvasReference
 
 /// The reference backend's coverage against analytic answers: exact pixel areas, the area of a circle, the
 /// fill rules on a self-intersecting star, pixel-centre sampling, and geometry far off the canvas.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// The scene format's `filter` op: every filter loads as the closure spelling out the same `addFilter` calls
 /// records, a recording with filters written by `sceneJSON()` loads back equal, and bad filter objects are

@@ -1,6 +1,7 @@
 import CJPEG
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// Images in scene files: `resources.images` (`png`, `pngBase64`, `jpeg`, `jpegBase64`, with `template`,
 /// `interpolation`, `scale`), the `image` op and the `tiledImage` shading. Each records what the closure making

@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// Scene files and the layer tree: `layer`, `clip`, `clipToLayer`, gradient shadings, styles and palettes.
 /// A recording made with the API, written with `sceneJSON()`, loads back equal; each op and key records what

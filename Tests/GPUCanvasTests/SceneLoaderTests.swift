@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// The scene loader: every way a document can be wrong gives a located message, and every valid command
 /// records exactly what the equivalent renderer closure records.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// Symbols in scene files (`resources.symbols` and the `symbol` op): a scene records exactly what the renderer
 /// closure that spells out the same calls records (a `Canvas` whose symbols are tagged canvases), symbol draws

@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// Every seed sample (../shared/seeds/Samples.swift, S01–S14; its README says what each draws) drawn again in
 /// this file's own words with the same API calls, through views and `ImageRenderer` where the sample is a view,

@@ -1,6 +1,7 @@
 import CJPEG
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// Untrusted input: a memory budget for decoded images checked from headers before decoding, and scene
 /// resource files confined to the scene's folder and the folders the caller allows.

@@ -2,6 +2,8 @@ import CGLES
 import XCTest
 import Shaders
 @testable import GPUCanvas
+@testable import GPUCanvasCore
+@testable import GPUCanvasGLES
 
 /// Every program of the shader library compiles and links on llvmpipe without a word in any info log.
 final class ShaderTests: XCTestCase {

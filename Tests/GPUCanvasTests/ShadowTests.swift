@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// `Filter.shadow`: the blurred alpha × colour, offset, behind the draw by default, and each of the four
 /// `ShadowOptions`, with the offset and radius in the user space of `addFilter`.

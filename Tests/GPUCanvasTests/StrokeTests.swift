@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// Geometry helpers shared by the stroke, dash and strokedPath tests.
 enum StrokeTestGeometry {

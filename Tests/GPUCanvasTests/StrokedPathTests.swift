@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 final class StrokedPathTests: XCTestCase {
     typealias G = StrokeTestGeometry

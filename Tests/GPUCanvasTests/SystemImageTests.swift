@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// `Image(systemName:)`: the name table, the symbol's size and template shading, drawing at a point and
 /// stretched into a rect, three houses with the middle one blurred (checked by colour centroids and edge

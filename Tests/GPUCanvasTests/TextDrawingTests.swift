@@ -1,5 +1,7 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
+@testable import GPUCanvasGLES
 
 /// Text drawn through a context: S08's gradient "Hello World!", anchors against `measure(in:)`, verdicts for bad
 /// fonts and sizes, the recording's words, scene round trips, and the glyph cache's bound.

@@ -3,6 +3,7 @@
 import Foundation
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 final class TextEngineTests: XCTestCase {
     static let dejaVuSans = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"

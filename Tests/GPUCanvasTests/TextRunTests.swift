@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
+@testable import GPUCanvasGLES
 
 /// Text runs of the GLES raster atlas's paint form (`RasterAtlasStrategy`): consecutive text draws whose boxes
 /// pile up are composited source-over on the CPU into tiles, each drawn as one rectangle. The tile must give

@@ -3,6 +3,7 @@
 import Foundation
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 final class UnicodeConformanceTests: XCTestCase {
     static let lineBreakTest = "/usr/share/unicode/auxiliary/LineBreakTest.txt"

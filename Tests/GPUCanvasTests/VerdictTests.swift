@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// One verdict: the reference and every GLES path strategy accept and reject the same recordings, with the
 /// same words (the shared lowering stage decides), and what they accept they draw alike.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// `@State`, `@Binding`, `onAppear`, `withAnimation` and `Animation`'s curves, evaluated at chosen times.
 final class ViewAnimationTests: XCTestCase {

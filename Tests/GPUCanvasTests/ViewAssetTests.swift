@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// Asset catalogs: colour sets and image sets read from an Assets.xcassets folder; unknown names reported.
 final class ViewAssetTests: XCTestCase {

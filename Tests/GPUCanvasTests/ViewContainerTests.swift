@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// Group, GeometryReader, Divider, Label, Grid and the lazy grids: frames as numbers, and pixels.
 final class ViewContainerTests: XCTestCase {

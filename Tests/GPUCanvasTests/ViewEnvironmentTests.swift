@@ -1,6 +1,7 @@
 import Observation
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 private struct EnvironmentCaption: View {
     @Environment(\.font) var font

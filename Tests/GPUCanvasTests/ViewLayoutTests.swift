@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// Layout numbers of the proposal / response model, asserted exactly (all sizes here are sums of whole points).
 final class ViewLayoutTests: XCTestCase {

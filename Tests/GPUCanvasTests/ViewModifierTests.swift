@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// Resizable images, the effect modifiers and the layout modifiers: pixels at known points on both backends,
 /// sizes as numbers.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// Views drawn through `ImageRenderer` on both backends, checked by pixels: the seeds' static pictures in this
 /// test's own words (S01's outlined ellipse in a bordered frame, S02–S04 as views), stacks, text and the

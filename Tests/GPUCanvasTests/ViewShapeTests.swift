@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// A triangle written the usual iOS way: corners from the rect's size only (it assumes the origin is zero).
 private struct Triangle: Shape {

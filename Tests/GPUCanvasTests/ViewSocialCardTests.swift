@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// A social card (1200 × 630) written as one writes it for iOS; `canvas-gl examples` draws the same card
 /// (Sources/canvas-gl/ExamplesViews.swift).

@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// Canvas symbols: S09/S10's tagged rounded rectangles drawn four times, the symbol recorded once and replayed
 /// under each draw's placement, `draw(_:in:)` scaling, the layer a context's state asks for, and unknown ids.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// What the view tests share: rendering a view on the reference and the default GLES backend (checking the two
 /// agree by docs/DESIGN-NOTES.md's default bar), a pixel assertion, and the laid-out tree of a view.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// Text layout as a view (line limits, truncation, alignment, spacing, scale, case) and the inline Markdown of
 /// string literals.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// `TimelineView` and its schedules on the injected clock: the entry a frame at time t sees is the schedule's
 /// last entry at or before `startDate + t`; S14's clock drawn by a second hand at chosen dates.

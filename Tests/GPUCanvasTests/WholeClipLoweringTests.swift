@@ -1,5 +1,6 @@
 import XCTest
 @testable import GPUCanvas
+@testable import GPUCanvasCore
 
 /// The lowering drops a clip that is exactly 1 over a draw's pixels (non-inverse axis-aligned device rectangles
 /// holding the draw's pixel box): the draw then records no clip mask, and its pixels are the same.

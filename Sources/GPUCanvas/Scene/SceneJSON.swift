@@ -88,23 +88,6 @@ struct JSONPath: CustomStringConvertible, Equatable {
     }
 }
 
-/// A string as a JSON string literal: `jsonQuoted("a\"b")` → `"a\"b"` (with the quotes).
-func jsonQuoted(_ s: String) -> String {
-    var out = "\""
-    for u in s.unicodeScalars {
-        switch u {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        case _ where u.value < 0x20: out += String(format: "\\u%04x", u.value)
-        default: out.unicodeScalars.append(u)
-        }
-    }
-    return out + "\""
-}
-
 /// A syntax or limit error: where in the text (1-based line and column, columns count Unicode scalars) and
 /// where in the value tree the parser was.
 struct JSONSyntaxError: Error, Equatable {

@@ -167,11 +167,3 @@ extension Color {
         }
     }
 }
-
-/// Why `Image("name")` has no pixels: no image set or file of that name.
-struct UnknownAssetError: Error, CustomStringConvertible {
-    var name: String
-    var description: String {
-        "Image(\"\(name)\"): no image set of that name in the asset catalog (AssetCatalog.use) and no such file; it draws nothing"
-    }
-}

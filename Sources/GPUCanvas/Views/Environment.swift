@@ -6,12 +6,6 @@
 // left to right whatever they say (dynamic colours and mirrored layout are not modelled); `displayScale` is 1
 // unless set (an `ImageRenderer`'s `scale` is applied when the recording is rendered, after the views are built).
 
-/// Light or dark appearance.
-public enum ColorScheme: Hashable, Sendable, CaseIterable { case light, dark }
-
-/// The direction text and stacks run in.
-public enum LayoutDirection: Hashable, Sendable, CaseIterable { case leftToRight, rightToLeft }
-
 extension EnvironmentValues {
     /// The appearance views are built for: `.light` unless set.
     public var colorScheme: ColorScheme {
@@ -30,13 +24,6 @@ extension EnvironmentValues {
         get { viewValues.layoutDirection }
         set { viewValues.layoutDirection = newValue }
     }
-}
-
-/// The environment keys only views read, kept inside `EnvironmentValues`.
-struct ViewEnvironmentValues: Sendable, Equatable {
-    var colorScheme: ColorScheme = .light
-    var displayScale: CGFloat = 1
-    var layoutDirection: LayoutDirection = .leftToRight
 }
 
 /// A value of the environment of the place the view is built at: `@Environment(\.font) var font`.

@@ -10,13 +10,6 @@
 // goes into one layer composited with that state; otherwise the items join the canvas's layer directly.
 
 extension GraphicsContext {
-    /// A view recorded once as drawing commands, drawn by replaying them.
-    public struct ResolvedSymbol {
-        /// The view's laid-out size.
-        public let size: CGSize
-        let content: RecordedLayer
-    }
-
     /// The symbol tagged `id` among the canvas's symbols, recorded; nil when none has that tag.
     public func resolveSymbol<ID: Hashable>(id: ID) -> ResolvedSymbol? {
         environment.symbols?.resolve(AnyHashable(id), colorMode: colorMode, environment: environment)
@@ -98,7 +91,7 @@ struct SymbolReplay {
 }
 
 /// A canvas's tagged symbol views for one frame, each recorded on first use.
-final class SymbolTable: @unchecked Sendable {
+final class SymbolTable: CanvasSymbols, @unchecked Sendable {
     private let nodes: [ViewNode]
     private let proposal: CGSize
     private var recorded: [AnyHashable: GraphicsContext.ResolvedSymbol] = [:]

@@ -1,6 +1,6 @@
 #version 300 es
 // Filter passes (FilterPlanning.swift): one rectangle per pass, blending off, every texel of the rectangle
-// written. The GLSL copy of Sources/GPUCanvas/Reference/FilterFormulas.swift, in the same order of operations.
+// written. The GLSL copy of Sources/GPUCanvasReference/FilterFormulas.swift, in the same order of operations.
 // A pass's kind and its constants are compiled in (`ShaderVariant`): FILTER_PASS 0 block average, 1 horizontal
 // and 2 vertical kernel sums, 3 bilinear upsample, 4 shadow combine, 5 projection; FILTER_FLAGS bits 1 the
 // stage input goes through a prefilter (colour steps, paint-data row v_rows.y), 2 opaque, 4 dither, 8 this pass

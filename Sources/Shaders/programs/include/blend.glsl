@@ -1,6 +1,6 @@
 // The 28 blend modes (raw values of CGBlendMode) on premultiplied colours: `#include "blend.glsl"`.
 //
-// The GLSL copy of Sources/GPUCanvas/Reference/BlendFormulas.swift, written in the same order of operations
+// The GLSL copy of Sources/GPUCanvasReference/BlendFormulas.swift, written in the same order of operations
 // so the two agree to float rounding (FormulaGPUAgreementTests checks every mode on llvmpipe). Separable and
 // non-separable modes: unpremultiply (alpha 0 gives colour 0), the W3C Compositing and Blending Level 1
 // function B(Cb, Cs) on straight colour, then co = cs·(1 − αb) + cb·(1 − αs) + αs·αb·B, αo = αs + αb·(1 − αs).

@@ -1,6 +1,6 @@
 // Colour filter chains from one row of the RGBA32F paint-data texture: `#include "color_filter.glsl"`.
 //
-// The GLSL copy of ColorFilterFormulas.apply (Sources/GPUCanvas/Reference/ColorFilterFormulas.swift), in the
+// The GLSL copy of ColorFilterFormulas.apply (Sources/GPUCanvasCore/Lowering/ColorFilters.swift), in the
 // same order of operations; the row is ColorFilterFormulas.packedTexels: texel 0 (step count, 0, 0, 0), then
 // six texels per step: (kind, space, threshold min, threshold max), matrix rows R, G, B, A (entries 1–4), and
 // the offsets (entry 5 of each row) or a threshold's premultiplied colour.

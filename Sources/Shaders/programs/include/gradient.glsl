@@ -1,6 +1,6 @@
 // Gradient paints from one row of an RGBA32F "paint data" texture: `#include "gradient.glsl"`.
 //
-// The GLSL copy of GradientPaint's evaluation (Sources/GPUCanvas/Reference/GradientFormulas.swift). The row is
+// The GLSL copy of GradientPaint's evaluation (Sources/GPUCanvasReference/GradientFormulas.swift). The row is
 // `GradientPaint.packedTexels()`; its layout and the precision argument (why everything is relative to an
 // integer origin o, why coefficients come split into hi + lo) are documented there. Texel index: contents
 //   0        kind, spread (0 pad, 1 repeat, 2 mirror), flags (bit 0: sRGB-encode, bit 1: Oklab stops), stop count n

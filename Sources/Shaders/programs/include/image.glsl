@@ -1,4 +1,4 @@
-// Image sampling (`imageColor`), the GLSL copy of Sources/GPUCanvas/Reference/ImageSampling.swift: the same rule
+// Image sampling (`imageColor`), the GLSL copy of Sources/GPUCanvasReference/ImageSampling.swift: the same rule
 // in the same order of operations. The paint's parameters are four texels (read once per instance by the vertex
 // stage): h0 = deviceToImage a, b, c, d; h1 = tx, ty, flags, 0; h2 = the source rect in image pixels x, y, w, h;
 // h3 = a template's premultiplied tint; h4 = the image's width and height in pixels. Flags: 1 tiled (repeat

@@ -1,0 +1,3 @@
+// The GLES backend draws the lowered frame (GPUCanvasCore).
+
+@_exported import GPUCanvasCore
