@@ -10,7 +10,7 @@
 // alike); an upload names a byte range of it. The arena keeps its capacity from frame to frame.
 //
 // The buffer prints as text (`canvas-gl render --dump-gpu`), e.g. two small fills with the raster atlas's R8
-// coverage form (`--no-paint-atlas`):
+// coverage atlas (`--no-paint-atlas`):
 //
 // ```
 // CommandBuffer: 1 pass, 1 draw call, 3 uploads (208 B), 2 instances, 68 covered pixels, 2 textures
@@ -114,7 +114,7 @@ enum Pipeline: String, CaseIterable, CustomStringConvertible {
     case tessAccumulate
     /// GPU tessellation: fill rule on the accumulated area × instance colour, source-over into the frame.
     case tessCover
-    /// The compositing encoder: coverage (either kind) × clip × paint (colour, gradient, layer), source-over
+    /// The composite route: coverage (either kind) × clip × paint (colour, gradient, layer), source-over
     /// by fixed function.
     case composite
     /// The same, blended in the shader with any of the 28 modes, the destination read by framebuffer fetch.
@@ -230,7 +230,7 @@ struct CoverInstance {
     }
 }
 
-/// One rectangle or trapezoid of the compositing encoder's programs: 64 bytes.
+/// One rectangle or trapezoid of the composite programs: 64 bytes.
 ///
 /// The rectangle (device pixels, or mask-page texels when drawing into a clip mask); the atlas texel of its
 /// top-left corner, the fill rule and where its coverage comes from (`CoverageSource`); the trapezoid insets
@@ -466,7 +466,7 @@ package struct CommandBuffer: CustomStringConvertible {
     var readsBack = true
     /// Device pixels the cover draws blend (the sum of their rectangles): the main GL cost on llvmpipe.
     var coveredPixels = 0
-    /// Text tiles of the raster atlas's baked paint (`RasterAtlasStrategy`, text runs composited on the CPU):
+    /// Pieces of text piles (`RasterAtlasStrategy`, piled text composited on the CPU):
     /// how many, and the text pieces composited into them.
     var pilePieces = 0
     var pileTextPieces = 0

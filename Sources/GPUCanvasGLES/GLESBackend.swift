@@ -279,7 +279,7 @@ package final class GLESBackend: RenderBackend {
     }
 
     /// An opaque canvas's output has no alpha (as on the reference), whatever blend modes such as .clear or
-    /// .sourceOut did to it; source-over never lowers it, so this changes nothing on the fast path.
+    /// .sourceOut did to it; source-over never lowers it, so this changes nothing on the direct route.
     private static func applyingOpacity(_ image: RasterImage, _ opaque: Bool) -> RasterImage {
         guard opaque else { return image }
         var image = image

@@ -76,7 +76,7 @@ final class ViewSymbolTests: XCTestCase {
         }
         XCTAssertEqual(draws.map(\.transform), [CGAffineTransform(translationX: 10, y: 10), CGAffineTransform(translationX: 30, y: 20),
                                                 CGAffineTransform(translationX: 50, y: 30), CGAffineTransform(translationX: 70, y: 40)])
-        XCTAssertEqual(draws.map(\.number), [0, 1, 2, 3])
+        XCTAssertEqual(draws.map(\.drawNumber), [0, 1, 2, 3])
         XCTAssertEqual(draws[0].path, RoundedRectangle(cornerRadius: 10).path(in: CGRect(x: 0, y: 0, width: 100, height: 50)))
         XCTAssertEqual(draws[0].path, draws[3].path)
     }

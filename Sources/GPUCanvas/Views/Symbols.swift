@@ -61,7 +61,7 @@ struct SymbolReplay {
             case .draw(var d):
                 d.state = state(d.state)
                 d.transform = d.transform.concatenating(toCanvas)
-                d.number = drawNumber(replacing: d.number)
+                d.drawNumber = drawNumber(replacing: d.drawNumber)
                 return .draw(d)
             case .layer(var l):
                 l.state = state(l.state)

@@ -95,7 +95,7 @@ public struct GraphicsContext {
 
     package func record(_ geometry: DrawCommand.Geometry, paint: Paint) {
         layer.append(.draw(DrawCommand(geometry: geometry, transform: transform, paint: paint, state: state,
-                                        number: layer.counter.take())))
+                                        drawNumber: layer.counter.take())))
     }
 
     /// The paint a shading records as (nil: it draws nothing, an empty palette). A style's UnitPoints map

@@ -27,7 +27,7 @@
 // the GLES backend its path strategies, and both consume the same `Polygons`.
 //
 // Draw numbers (`#N`) count draws in the order the renderer closure issued them, `drawLayer` and
-// `clipToLayer` contents included (`DrawCommand.number`).
+// `clipToLayer` contents included (`DrawCommand.drawNumber`).
 
 import Dispatch
 import Foundation
@@ -95,7 +95,7 @@ package struct CoverageShape {
 
 /// A draw: coverage of `shape` × `paint` × `opacity`, blended with `blend`, inside `clip`.
 package struct LoweredDraw {
-    package var number: Int
+    package var drawNumber: Int
     package var shape: CoverageShape
     package var paint: LoweredPaint
     /// 0…1.
@@ -483,7 +483,7 @@ private struct Builder {
             guard error == nil else { break }
             switch item {
             case .draw(var d):
-                let clip = clipNode(d.state.clips, drawNumber: d.number)
+                let clip = clipNode(d.state.clips, drawNumber: d.drawNumber)
                 var job = -1
                 var paint: LoweredPaint?
                 var filter: [ResolvedFilter] = []
@@ -494,11 +494,11 @@ private struct Builder {
                     if lenient {
                         switch d.geometry {
                         case .fill(let p, let style):
-                            if let (clean, note) = Self.finitePart(of: p, drawNumber: d.number, what: "") {
+                            if let (clean, note) = Self.finitePart(of: p, drawNumber: d.drawNumber, what: "") {
                                 d.geometry = .fill(clean, style); pathNote = note
                             }
                         case .stroke(let p, let style):
-                            if let (clean, note) = Self.finitePart(of: p, drawNumber: d.number, what: "") {
+                            if let (clean, note) = Self.finitePart(of: p, drawNumber: d.drawNumber, what: "") {
                                 d.geometry = .stroke(clean, style); pathNote = note
                             }
                         case .text: break
@@ -508,11 +508,11 @@ private struct Builder {
                         try validate(d)
                         paint = try resolve(d.paint, d)
                         filter = try FilterResolution.resolve(d.state.filters, colorMode: colorMode,
-                                                              deviceTransform: target.deviceTransform, drawNumber: d.number)
-                        job = addJob(d.geometry, d.transform, drawNumber: d.number, what: "")
-                        if let pathNote { _ = skip(pathNote, drawNumber: d.number) }
+                                                              deviceTransform: target.deviceTransform, drawNumber: d.drawNumber)
+                        job = addJob(d.geometry, d.transform, drawNumber: d.drawNumber, what: "")
+                        if let pathNote { _ = skip(pathNote, drawNumber: d.drawNumber) }
                     } catch let e as RenderError {
-                        if skip(e, drawNumber: d.number) { continue }
+                        if skip(e, drawNumber: d.drawNumber) { continue }
                     } catch {}
                 }
                 nodes.append(.draw(d, job: job, clip: clip, paint: paint, filter: filter))
@@ -601,18 +601,18 @@ private struct Builder {
     ///
     /// A path with a NaN point as element 3 of draw 0 → `invalidGeometry("draw #0: path element 3 (…) is not finite")`.
     private func validate(_ d: DrawCommand) throws {
-        func bad(_ what: String) -> RenderError { .invalidGeometry("draw #\(d.number): \(what)") }
-        try Self.checkTransform(d.transform, drawNumber: d.number, what: "")
+        func bad(_ what: String) -> RenderError { .invalidGeometry("draw #\(d.drawNumber): \(what)") }
+        try Self.checkTransform(d.transform, drawNumber: d.drawNumber, what: "")
         guard (0 ..< 28).contains(d.state.blendMode.rawValue) else {
             throw bad("blend mode raw value \(d.state.blendMode.rawValue) is not one of the 28 modes")
         }
         if !features.contains(.clipsAndLayers), !d.state.clips.isEmpty {
-            throw RenderError.unsupported("clips (draw #\(d.number))")
+            throw RenderError.unsupported("clips (draw #\(d.drawNumber))")
         }
         guard !d.state.opacity.isNaN else { throw bad("opacity is NaN") }
         if case .text(let t) = d.geometry {
             switch t.error {
-            case .invalidFont(let path, let reason)?: throw RenderError.invalidFont("draw #\(d.number): \(path): \(reason)")
+            case .invalidFont(let path, let reason)?: throw RenderError.invalidFont("draw #\(d.drawNumber): \(path): \(reason)")
             // ICU could not lay the text out (it fails only when it cannot allocate): an error under either
             // policy, never a text that silently draws nothing.
             case .unicode(let reason)?: throw bad("text: Unicode algorithm failed: \(reason)")
@@ -636,7 +636,7 @@ private struct Builder {
                 throw bad("dash \(style.dash) phase \(style.dashPhase) is not finite")
             }
         }
-        try Self.checkPath(d.path, drawNumber: d.number, what: "")
+        try Self.checkPath(d.path, drawNumber: d.drawNumber, what: "")
     }
 
     static func checkTransform(_ t: CGAffineTransform, drawNumber: Int, what: String) throws {
@@ -679,23 +679,23 @@ private struct Builder {
         switch paint {
         case .solid(let c):
             guard c.r.isFinite, c.g.isFinite, c.b.isFinite, c.a.isFinite else {
-                throw RenderError.invalidGeometry("draw #\(d.number): paint \(c) is not finite")
+                throw RenderError.invalidGeometry("draw #\(d.drawNumber): paint \(c) is not finite")
             }
             return .solid(c)
         case .gradient(let g):
             return Self.lowered(try GradientResolution.resolve(g, transform: d.transform.concatenating(target.deviceTransform),
-                                                               colorMode: colorMode, canvas: target.pixelRect, drawNumber: d.number))
+                                                               colorMode: colorMode, canvas: target.pixelRect, drawNumber: d.drawNumber))
         case .styleGradient(let u):
             // A style's UnitPoints map onto the drawn item's bounds: the path's, for fills and strokes alike.
             return Self.lowered(try GradientResolution.resolve(u.bound(to: d.path.boundingRect),
                                                                transform: d.transform.concatenating(target.deviceTransform),
-                                                               colorMode: colorMode, canvas: target.pixelRect, drawNumber: d.number))
+                                                               colorMode: colorMode, canvas: target.pixelRect, drawNumber: d.drawNumber))
         case .backdrop:
             return .backdrop
         case .image(let i):
             guard let image = try ImageResolution.resolve(i, transform: d.transform.concatenating(target.deviceTransform),
                                                           decodesSRGB: colorMode != .nonLinear, canvas: target.pixelRect,
-                                                          drawNumber: d.number)
+                                                          drawNumber: d.drawNumber)
             else { return nil }
             let buffer = image.pixels.pixels.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
             if let imageBudget, imageBytes[buffer] == nil {
@@ -704,7 +704,7 @@ private struct Builder {
                 imageTotal += bytes
                 if imageTotal > imageBudget {
                     throw RenderError.overMemoryLimit(
-                        "draw #\(d.number): the frame's images need \(memorySize(imageTotal)) decoded "
+                        "draw #\(d.drawNumber): the frame's images need \(memorySize(imageTotal)) decoded "
                             + "(this \(image.pixels.width)×\(image.pixels.height) one \(memorySize(bytes))); "
                             + "the limit is \(memorySize(imageBudget))")
                 }
@@ -740,7 +740,7 @@ private struct Builder {
                 // A filtered draw is a layer of its own: drawn plainly, then filtered and composited with the
                 // draw's opacity, blend mode and clip.
                 guard let shape = shapes[job], let paint else { continue }
-                let plain = LoweredDraw(number: d.number, shape: shape, paint: paint, opacity: 1, blend: .normal,
+                let plain = LoweredDraw(drawNumber: d.drawNumber, shape: shape, paint: paint, opacity: 1, blend: .normal,
                                         clip: nil, box: shape.box)
                 if let box = composite([.draw(plain)], contentBox: shape.box, state: d.state, clipNode: clipNode,
                                        filter: filter, into: &ops, clips: &clips, clipIndex: &clipIndex) {
@@ -763,7 +763,7 @@ private struct Builder {
                     if opacity == 0 { continue }
                     if case .solid(let c) = paint, c.a == 0, c.r == 0, c.g == 0, c.b == 0 { continue }
                 }
-                ops.append(.draw(LoweredDraw(number: d.number, shape: shape, paint: paint, opacity: opacity,
+                ops.append(.draw(LoweredDraw(drawNumber: d.drawNumber, shape: shape, paint: paint, opacity: opacity,
                                              blend: d.state.blendMode, clip: clip, box: box)))
                 union = union.map { $0.union(box) } ?? box
             case .layer(let l, let content, let clipNode, let filter):
@@ -882,7 +882,7 @@ extension RecordedLayer {
     package var firstDrawNumber: Int? {
         for item in items {
             switch item {
-            case .draw(let d): return d.number
+            case .draw(let d): return d.drawNumber
             case .layer(let l): if let n = l.content.firstDrawNumber { return n }
             }
         }

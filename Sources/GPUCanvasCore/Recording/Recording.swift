@@ -60,7 +60,7 @@ package struct RecordedLayer: Sendable, Equatable {
         for item in items {
             switch item {
             case .draw(let d):
-                numbers.insert(d.number)
+                numbers.insert(d.drawNumber)
                 d.state.collectMaskDrawNumbers(into: &numbers)
             case .layer(let l):
                 l.content.collectDrawNumbers(into: &numbers)
@@ -102,7 +102,7 @@ package struct DrawCommand: Sendable, Equatable {
     package var state: DrawState
     /// The draw's number in the order the renderer closure issued it (0 first), `drawLayer` and `clipToLayer`
     /// contents included: errors name draws by it (`draw #3: …`).
-    package var number: Int
+    package var drawNumber: Int
 
     /// The path as given, whatever the geometry.
     package var path: Path { geometry.path }

@@ -29,7 +29,7 @@ extension RecordedLayer {
             let state: DrawState
             switch item {
             case .draw(let d):
-                lines.append("\(indent)[\(i)] #\(d.number) \(d)")
+                lines.append("\(indent)[\(i)] #\(d.drawNumber) \(d)")
                 state = d.state
             case .layer(let l):
                 var s = "\(indent)[\(i)] layer"

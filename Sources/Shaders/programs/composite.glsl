@@ -1,5 +1,5 @@
 #version 300 es
-// The compositing encoder's program: source-over by fixed function (ONE, ONE_MINUS_SRC_ALPHA): batches any paints.
+// A composite program: source-over by fixed function (ONE, ONE_MINUS_SRC_ALPHA): batches any paints.
 // Shared stages: include/composite_vertex.glsl and include/composite_fragment.glsl.
 
 #pragma stage vertex

@@ -1,5 +1,5 @@
 #version 300 es
-// The compositing encoder's program: any blend mode in the shader, the destination read from a copy of the target (blending off).
+// A composite program: any blend mode in the shader, the destination read from a copy of the target (blending off).
 // Shared stages: include/composite_vertex.glsl and include/composite_fragment.glsl.
 
 #pragma stage vertex

@@ -1,5 +1,5 @@
 #version 300 es
-// The compositing encoder's program: any blend mode in the shader, the destination read by framebuffer fetch (blending off).
+// A composite program: any blend mode in the shader, the destination read by framebuffer fetch (blending off).
 // Shared stages: include/composite_vertex.glsl and include/composite_fragment.glsl.
 
 #pragma stage vertex

@@ -1,5 +1,5 @@
 #version 300 es
-// The compositing encoder's program: a clip mask × a coverage or a layer's alpha (blend ZERO, SRC_COLOR).
+// A composite program: a clip mask × a coverage or a layer's alpha (blend ZERO, SRC_COLOR).
 // Shared stages: include/composite_vertex.glsl and include/composite_fragment.glsl.
 
 #pragma stage vertex
