@@ -34,7 +34,7 @@ extension RasterImage {
         }
         guard ok != 0, let out else {
             let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            throw ImageError.encodingFailed(reason.isEmpty ? "libjpeg gave no reason" : reason)
+            throw ImageError.encodingFailed("libjpeg: " + (reason.isEmpty ? "no reason given" : reason))
         }
         return Data(bytesNoCopy: out, count: Int(size), deallocator: .free)
     }
