@@ -86,6 +86,11 @@ struct ColdStartBench {
             let dir = scratch.appendingPathComponent("warm-\(e)").path
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
             _ = try render(e, mode: .warmCache, cacheDir: dir)
+            // Without entries there is no warm run to measure (a Mesa built or configured without its disk cache).
+            let entries = FileManager.default.enumerator(atPath: dir)?.allObjects.count ?? 0
+            if entries == 0 {
+                FileHandle.standardError.write(Data("warning: Mesa wrote nothing to \(dir): its shader cache is off, so the warm runs are cold too\n".utf8))
+            }
             warm[e] = dir
         }
         var results: [String: [ColdRun.Mode: [ColdRun]]] = [:]
@@ -169,8 +174,8 @@ struct ColdStartBench {
         }
         func f(_ v: Double) -> String { v.isNaN ? "-" : String(format: "%.0f", v) }
         var lines = ["Fresh process per run, medians of \(runs) interleaved runs, ms (spawn → file written = total).",
-                     "| example | run | total | start-up | CanvasRenderer() | programs at init | first frame | programs compiled in it | ≈ their cost | write | ratio to reference |",
-                     "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+                     "| example | run | total | start-up | load | CanvasRenderer() | programs at init | first frame | programs compiled in it | ≈ their cost | write | ratio to reference |",
+                     "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
         for e in examples {
             let ref = median(results[e]?[.reference]?.map(\.total) ?? [])
             for mode in ColdRun.Mode.allCases {
@@ -183,15 +188,16 @@ struct ColdStartBench {
                 // (atlases, glyphs, uploads).
                 let beyond = mode == .reference ? Double.nan : median(rs.compactMap { r in
                     r.phases["firstFrame"].flatMap { a in r.phases["secondFrame"].map { a - $0 } } })
-                lines.append("| \(e) | \(mode.rawValue) | \(f(total)) | \(f(median(rs.map(\.startUp)))) | \(f(m("renderer"))) | "
+                lines.append("| \(e) | \(mode.rawValue) | \(f(total)) | \(f(median(rs.map(\.startUp)))) | \(f(m("load"))) | \(f(m("renderer"))) | "
                              + "\(f(atInit)) | \(f(m("firstFrame"))) | \(f(compiled)) | \(f(beyond)) | \(f(m("write"))) | "
                              + String(format: "%.2f×", total / ref) + " |")
             }
         }
         lines.append("EGL display + context alone (GLESDeviceInfo.probe, device \(device), empty cache): "
                      + String(format: "%.0f ms", median(egl)) + " (median of \(egl.count)).")
-        lines.append("start-up: spawn → the command runs (loading, Swift start-up); ≈ their cost: the first frame "
-                     + "minus a second frame of the same recording.")
+        lines.append("start-up: spawn → the command runs (dynamic loading, Swift start-up); load: the example's "
+                     + "recording (fonts, text shaping); ≈ their cost: the first frame minus a second frame of the same "
+                     + "recording (programs compiled, llvmpipe's per-state shader variants, first-use uploads).")
         return lines.joined(separator: "\n")
     }
 }

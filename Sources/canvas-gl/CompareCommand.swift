@@ -56,7 +56,7 @@ struct Compare: ParsableCommand {
             return
         }
         if scene != nil && example != nil { throw ValidationError("give a scene file or --example NAME, not both") }
-        if scene == nil && example == nil { throw ValidationError("give a scene file, two image files, or --example NAME") }
+        if scene == nil && example == nil { throw ValidationError("give a scene file or --example NAME (or two image files to compare as they are)") }
         let names = backends.split(separator: ",")
         if names.count != 2 { throw ValidationError("--backends takes two names, e.g. reference,gles") }
         if let scale, !(scale.isFinite && scale > 0) { throw ValidationError("--scale must be a number > 0") }
@@ -65,8 +65,8 @@ struct Compare: ParsableCommand {
     func run() throws {
         let settings = try image.settings()
         if let output {
-            try settings.check(output)
             try checkWritable(output)
+            try settings.check(output)
         }
         if inputs.count == 2 { return try compareFiles(settings: settings) }
         let names = backends.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }

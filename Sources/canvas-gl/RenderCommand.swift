@@ -79,8 +79,8 @@ struct Render: ParsableCommand {
         guard output != nil || dumpGPU else { return }
         let settings = try image.settings()
         if let output {
-            try settings.check(output)
             try checkWritable(output)
+            try settings.check(output)
         }
         clock.mark("check")
         let renderer = try safety.apply(to: makeRenderer(backend, gles: try gpu.glesOptions()))

@@ -62,9 +62,9 @@ final class OneShotCLITests: XCTestCase {
     // MARK: JPEG and the extensions written
 
     /// A JPEG at quality 90 with 4:4:4 chroma of a drawing of flat colours and text stays above this PSNR
-    /// against the PNG of the same render (measured 38–40 dB on the `colors` example); a mistake in the
+    /// against the PNG of the same render (measured 48.9 dB on the `colors` example); a mistake in the
     /// encoding (channels swapped, alpha taken for a channel, rows misplaced) falls far below it.
-    static let jpegPSNRFloor = 32.0
+    static let jpegPSNRFloor = 40.0
 
     func testRenderWritesAJPEGOfTheRender() throws {
         XCTAssertEqual(try run(["render", "--example", "colors", "--backend", "reference", "-o", path("c.png")]).status, 0)
