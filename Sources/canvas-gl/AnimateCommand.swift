@@ -93,7 +93,7 @@ struct Animate: ParsableCommand {
     @Flag(name: .long, help: "No progress output.")
     var quiet = false
 
-    @Flag(name: .long, help: "Print render, readback, encode and end-to-end frames per second, then the sequential baseline (render, then libpng's default PNG, one frame after another).")
+    @Flag(name: .long, help: "Print render, readback, encode and end-to-end frames per second, then the sequential baseline (render, then writePNG at its default compression, one frame after another).")
     var bench = false
 
     @Option(name: .long, help: "With --bench: export and run the baseline this many times, interleaved, and print the medians (a shared machine's load moves from second to second).")
@@ -260,7 +260,7 @@ struct Animate: ParsableCommand {
     }
 
     /// `--bench`: the pipeline's stage rates, then the sequential baseline over the same frames: render, then
-    /// `writePNG` (libpng's default compression), one after another, into a temporary folder.
+    /// `writePNG` (its default compression, `.default`), one after another, into a temporary folder.
     /// Returns the sequential rate (nil when there is no baseline); `quiet` prints nothing.
     @discardableResult
     func printBench(_ report: ExportReport, exporter: FrameExporter, source: any FrameSource, renderer: CanvasRenderer,
