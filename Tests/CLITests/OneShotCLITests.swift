@@ -203,6 +203,15 @@ final class OneShotCLITests: XCTestCase {
         // is not a constant picture passing.
         XCTAssertNotEqual(try Data(contentsOf: URL(fileURLWithPath: path("whole/frame-00000.png"))),
                           try Data(contentsOf: URL(fileURLWithPath: path("whole/frame-00009.png"))))
+        // A view with state and an animation started in onAppear: the range's source sees the earlier frames.
+        let view = ["animate", "--example", "spinning-symbol", "--fps", "4", "--frames", "6", "--backend", "reference", "--quiet"]
+        XCTAssertEqual(try run(view + ["-o", path("vwhole") + "/"]).status, 0)
+        XCTAssertEqual(try run(view + ["--range", "3..<6", "-o", path("vpart") + "/"]).status, 0)
+        for k in 3 ..< 6 {
+            let name = String(format: "frame-%05d.png", k)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path("vpart/" + name))),
+                           try Data(contentsOf: URL(fileURLWithPath: path("vwhole/" + name))), name)
+        }
         assertCleanFailure(try run(common + ["--range", "8..<12", "-o", path("x") + "/"]), mentions: "--range 8..<12 ends after the animation's 10 frames")
         assertCleanFailure(try run(common + ["--range", "5..<5", "-o", path("x") + "/"]), mentions: "--range must be A..<B")
     }
