@@ -53,6 +53,7 @@ struct Compare: ParsableCommand {
         if inputs.count > 2 { throw ValidationError("give one scene file or two image files, not \(inputs.count) files") }
         if inputs.count == 2 {
             if example != nil { throw ValidationError("two image files are compared as they are: --example goes with no files") }
+            if scale != nil { throw ValidationError("two image files are compared as they are: --scale is for rendering a scene") }
             return
         }
         if scene != nil && example != nil { throw ValidationError("give a scene file or --example NAME, not both") }

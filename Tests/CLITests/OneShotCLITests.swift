@@ -181,6 +181,7 @@ final class OneShotCLITests: XCTestCase {
         assertCleanFailure(try run(["compare", a, path("small.png")]),
                            mentions: "the images differ in size: \(a) is 4×2 px, \(path("small.png")) is 3×2 px")
         assertCleanFailure(try run(["compare", a, a, a]), mentions: "give one scene file or two image files, not 3 files")
+        assertCleanFailure(try run(["compare", a, a, "--scale", "2"]), mentions: "--scale is for rendering a scene")
     }
 
     // MARK: animate --range
