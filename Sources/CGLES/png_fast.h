@@ -1,5 +1,5 @@
-// A PNG encoder for animation frames through libpng's full API: zlib level 1, no row filtering, written to
-// memory. The simplified API (`png_image_write_to_memory`, what `writePNG` uses) cannot turn filtering off:
+// A PNG encoder through libpng's full API, with the zlib level and row filters chosen by the caller, written to
+// memory (`PNGCompression`: level 1 without row filtering for animation frames). The simplified API (`png_image_write_to_memory`, what `writePNG` uses) cannot turn filtering off:
 // even with PNG_IMAGE_FLAG_FAST it tries every filter on every row, which on a 1024² frame of many shapes
 // costs twice the deflate itself (measured: docs/DESIGN-NOTES.md, "Animation export").
 //
@@ -45,10 +45,11 @@ static void gpucanvas_png_error(png_structp png, png_const_charp message) {
 static void gpucanvas_png_warning(png_structp png, png_const_charp message) { (void)png; (void)message; }
 
 /// Encodes `width` × `height` 8-bit straight-alpha RGBA rows (no padding) as a PNG with an sRGB chunk, as the
-/// simplified API writes them. Returns 1 and the file in `*out` / `*outSize`, or 0 with libpng's reason in
-/// `message` (256 bytes).
-static inline int gpucanvas_png_encode_fast(const unsigned char *rgba, unsigned width, unsigned height,
-                                            unsigned char **out, size_t *outSize, char *message) {
+/// simplified API writes them, at zlib `level` (0…9) with the row `filters` libpng may choose from (a mask of
+/// PNG_FILTER_NONE … PNG_FILTER_PAETH; several: libpng picks per row). Returns 1 and the file in `*out` /
+/// `*outSize`, or 0 with libpng's reason in `message` (256 bytes).
+static inline int gpucanvas_png_encode(const unsigned char *rgba, unsigned width, unsigned height, int level,
+                                       int filters, unsigned char **out, size_t *outSize, char *message) {
     message[0] = 0;
     // On the heap: a local changed between setjmp and longjmp would be indeterminate after the jump.
     gpucanvas_png_buffer *buffer = (gpucanvas_png_buffer *)calloc(1, sizeof(gpucanvas_png_buffer));
@@ -68,8 +69,8 @@ static inline int gpucanvas_png_encode_fast(const unsigned char *rgba, unsigned 
         return 0;
     }
     png_set_write_fn(png, buffer, gpucanvas_png_write, gpucanvas_png_flush);
-    png_set_compression_level(png, 1);
-    png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
+    png_set_compression_level(png, level);
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, filters);
     png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_set_sRGB(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
@@ -81,5 +82,10 @@ static inline int gpucanvas_png_encode_fast(const unsigned char *rgba, unsigned 
     *outSize = buffer->size;
     free(buffer);
     return 1;
+}
+/// zlib level 1, no row filter: the fastest encoding (animation frames).
+static inline int gpucanvas_png_encode_fast(const unsigned char *rgba, unsigned width, unsigned height,
+                                            unsigned char **out, size_t *outSize, char *message) {
+    return gpucanvas_png_encode(rgba, width, height, 1, PNG_FILTER_NONE, out, outSize, message);
 }
 #endif

@@ -127,4 +127,69 @@ __attribute__((noinline)) static inline int cjpeg_decode(cjpeg_decoder *d, unsig
     return 1;
 }
 
+// MARK: Encoding
+
+/// Compresses `width` × `height` pixels of R, G, B, X (4 bytes each, rows packed; the fourth byte is ignored)
+/// as a baseline JPEG at `quality` (1…100, libjpeg's scale), with full-resolution chroma (4:4:4) when
+/// `full_chroma` is 1, else libjpeg's 4:2:0. Returns 1 and the file in `*out` / `*out_size` (free with free()),
+/// or 0 with libjpeg's text in `message` (JMSG_LENGTH_MAX bytes).
+__attribute__((noinline)) static inline int cjpeg_encode_rgbx(const unsigned char *pixels, unsigned width,
+                                                              unsigned height, int quality, int full_chroma,
+                                                              unsigned char **out, unsigned long *out_size,
+                                                              char *message) {
+    // On the heap, not locals: what changes between setjmp and longjmp would be indeterminate after the jump.
+    struct cjpeg_encoder {
+        struct jpeg_compress_struct cinfo;
+        struct jpeg_error_mgr err;
+        cjpeg_decoder proxy;    // only its jump buffer and message fields: cjpeg_error_exit writes there
+        unsigned char *buffer;
+        unsigned long size;
+        int created;
+    } *e = (struct cjpeg_encoder *)calloc(1, sizeof(struct cjpeg_encoder));
+    message[0] = 0;
+    if (!e) { snprintf(message, JMSG_LENGTH_MAX, "out of memory"); return 0; }
+    e->cinfo.err = jpeg_std_error(&e->err);
+    e->err.error_exit = cjpeg_error_exit;
+    e->err.emit_message = cjpeg_emit_message;
+    e->err.output_message = cjpeg_output_message;
+    e->cinfo.client_data = &e->proxy;
+    if (setjmp(e->proxy.jump)) {
+        snprintf(message, JMSG_LENGTH_MAX, "%s", e->proxy.message);
+        // e->buffer is not freed: libjpeg's memory destination replaces its buffer as it grows and only
+        // reports the current one at the end, so here it may already be freed. Inputs are checked by the
+        // caller, so this path is an allocation failure, and the buffer is at most that leak.
+        if (e->created) jpeg_destroy_compress(&e->cinfo);
+        free(e);
+        return 0;
+    }
+    jpeg_create_compress(&e->cinfo);
+    e->created = 1;
+    jpeg_mem_dest(&e->cinfo, &e->buffer, &e->size);
+    e->cinfo.image_width = width;
+    e->cinfo.image_height = height;
+    e->cinfo.input_components = 4;
+    e->cinfo.in_color_space = JCS_EXT_RGBX;
+    jpeg_set_defaults(&e->cinfo);
+    jpeg_set_quality(&e->cinfo, quality, TRUE);
+    if (full_chroma) {
+        for (int c = 0; c < e->cinfo.num_components; c++) {
+            e->cinfo.comp_info[c].h_samp_factor = 1;
+            e->cinfo.comp_info[c].v_samp_factor = 1;
+        }
+    }
+    e->cinfo.dct_method = JDCT_ISLOW;
+    jpeg_start_compress(&e->cinfo, TRUE);
+    size_t stride = (size_t)width * 4;
+    while (e->cinfo.next_scanline < e->cinfo.image_height) {
+        JSAMPROW row = (JSAMPROW)(pixels + (size_t)e->cinfo.next_scanline * stride);
+        jpeg_write_scanlines(&e->cinfo, &row, 1);
+    }
+    jpeg_finish_compress(&e->cinfo);
+    jpeg_destroy_compress(&e->cinfo);
+    *out = e->buffer;
+    *out_size = e->size;
+    free(e);
+    return 1;
+}
+
 #endif

@@ -21,7 +21,13 @@ struct Animate: ParsableCommand {
 
             The output's form comes from -o: a name ending in / (or an existing folder) is a PNG sequence \
             (DIR/frame-00000.png …); .apng or .png an animated PNG; .gif, .mp4 and .webm are encoded by \
-            ffmpeg; `-o - --raw` writes raw RGBA (straight alpha) to stdout.
+            ffmpeg; `-o - --raw` writes raw RGBA (straight alpha) to stdout. Any other name is refused.
+
+            --range A..<B renders only frames A to B − 1 of the animation, byte for byte as a whole export \
+            renders them (a PNG sequence keeps their numbers: frame-01200.png …), so several machines can \
+            each render a range. Video segments start with a keyframe and share the whole export's codec \
+            settings, so `ffmpeg -f concat -safe 0 -i list.txt -c copy whole.mp4` joins them without \
+            re-encoding (README: "Rendering on several machines").
 
             Examples:
               canvas-gl animate --example clock --duration 10 -o clock.mp4
@@ -29,6 +35,7 @@ struct Animate: ParsableCommand {
               canvas-gl animate frames.ndjson -o frames/
               canvas-gl animate --example clock --frames 60 --raw -o - | ffmpeg -f rawvideo -pix_fmt rgba -s 256x256 -i - out.mkv
               canvas-gl animate --example clock --size 1024x1024 --frames 120 -o /tmp/f/ --bench
+              canvas-gl animate --example clock --fps 30 --range 1200..<2400 -o seg-01200.mp4
             """
     )
 
@@ -68,8 +75,11 @@ struct Animate: ParsableCommand {
     @OptionGroup(title: "GLES")
     var gpu: GPUOptions
 
-    @Option(name: .customLong("png-compression"), help: "PNG frames (sequence, APNG): fast (default) or compact (libpng's default, smaller and ~5× slower).")
-    var pngCompression: String = "fast"
+    @Option(name: .long, help: "Render only frames A..<B (from 0) of the animation, as a whole export renders them.")
+    var range: String?
+
+    @Option(name: .customLong("png-compression"), help: "PNG frames (sequence, APNG): fastest (default), default or smallest (docs/performance.md).")
+    var pngCompression: String = "fastest"
 
     @Option(name: .long, help: "The ffmpeg executable for GIF, MP4 and WebM (default: ffmpeg on PATH).")
     var ffmpeg: String = "ffmpeg"
@@ -83,7 +93,7 @@ struct Animate: ParsableCommand {
     @Flag(name: .long, help: "No progress output.")
     var quiet = false
 
-    @Flag(name: .long, help: "Print render, readback, encode and end-to-end frames per second, then the sequential baseline (render, then libpng's default PNG, one frame after another).")
+    @Flag(name: .long, help: "Print render, readback, encode and end-to-end frames per second, then the sequential baseline (render, then writePNG at its default compression, one frame after another).")
     var bench = false
 
     @Option(name: .long, help: "With --bench: export and run the baseline this many times, interleaved, and print the medians (a shared machine's load moves from second to second).")
@@ -106,8 +116,21 @@ struct Animate: ParsableCommand {
         if let workers, workers < 1 { throw ValidationError("--workers must be at least 1") }
         if runs > 1 && !bench { throw ValidationError("--runs goes with --bench") }
         if let size, parseSize(size) == nil { throw ValidationError("--size must be WxH in points, e.g. 256x256, not \"\(size)\"") }
-        guard ["fast", "compact"].contains(pngCompression) else {
-            throw ValidationError("--png-compression must be fast or compact, not \"\(pngCompression)\"")
+        guard parsePNGCompression(pngCompression) != nil else {
+            throw ValidationError("--png-compression must be fastest, default or smallest, not \"\(pngCompression)\"")
+        }
+        if let range {
+            guard let r = parseFrameRange(range) else {
+                throw ValidationError("--range must be A..<B with whole numbers 0 ≤ A < B, e.g. 1200..<2400, not \"\(range)\"")
+            }
+            if let frames, r.upperBound > frames {
+                throw ValidationError("--range \(range) ends after the animation's \(frames) frames")
+            }
+            if let duration, r.upperBound > FrameExporter(size: CGSize(width: 1, height: 1), framesPerSecond: fps,
+                                                          count: .duration(duration)).frameCount! {
+                throw ValidationError("--range \(range) ends after the animation's \(duration) s at \(fps) fps")
+            }
+            if bench { throw ValidationError("--bench measures a whole export: leave out --range") }
         }
     }
 
@@ -121,26 +144,40 @@ struct Animate: ParsableCommand {
         var canvasSize: CGSize
         var defaultScale: CGFloat = 1
         var isStream = false
+        var keepsState = false
         if let name = example {
             guard let e = AnimatedExample.named(name) else {
                 throw CLIError("unknown animation \"\(name)\" (expected one of: \(AnimatedExample.all.map(\.name).joined(separator: ", ")))")
             }
             source = e.source
             canvasSize = e.size
+            keepsState = e.keepsState
         } else {
             let s = try exportStep { stream == "-" ? try SceneStreamSource() : try SceneStreamSource(contentsOf: URL(fileURLWithPath: stream!)) }
             source = s
             canvasSize = s.size
             defaultScale = s.scale
             isStream = true
+            keepsState = true
         }
         if let size { canvasSize = parseSize(size)! }
 
+        let frameRange = range.flatMap(parseFrameRange)
         var exporter = FrameExporter(size: canvasSize, scale: scale.map { CGFloat($0) } ?? defaultScale, framesPerSecond: fps,
                                      count: frames.map { .frames($0) } ?? duration.map { .duration($0) }
                                          ?? (isStream ? .untilSourceEnds : .duration(5)))
+        var exported: any FrameSource = source
+        if let frameRange {
+            // Frame i of the whole export is drawn at startTime + i / fps with startTime 0, i.e. at exactly
+            // Double(i) / fps: the same Double the given times below hold, so the same pixels.
+            exporter.count = .times(frameRange.map { Double($0) / fps })
+            exported = FrameRangeSource(source, range: frameRange, framesPerSecond: fps, replaysEarlierFrames: keepsState)
+        }
         exporter.encodeWorkers = workers ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
-        let destination = try makeDestination()
+        var destination = try makeDestination()
+        if let frameRange, frameRange.lowerBound > 0 {
+            destination = FrameNumberOffset(destination, offset: frameRange.lowerBound)
+        }
         let renderer = try makeRenderer(backend, gles: try gpu.glesOptions())
         renderer.diagnosticsPolicy = strict ? .strict : .lenient
 
@@ -155,7 +192,7 @@ struct Animate: ParsableCommand {
         let meter = ProgressMeter(mode: quiet ? .silent : (isatty(2) != 0 ? .bar : .lines), sampleMemory: bench)
         let report: ExportReport
         do {
-            report = try exporter.export(source, renderer: renderer, to: destination, cancellation: cancellation,
+            report = try exporter.export(exported, renderer: renderer, to: destination, cancellation: cancellation,
                                          progress: { meter.update($0) })
         } catch let e as ExportError {
             meter.end()
@@ -166,6 +203,9 @@ struct Animate: ParsableCommand {
             throw CLIError("\(e)")
         }
         meter.end()
+        if let frameRange, report.frameCount < frameRange.count {
+            throw CLIError("the stream ended after frame \(frameRange.lowerBound + report.frameCount - 1), before --range's last frame \(frameRange.upperBound - 1) (\(destination.name) holds the frames before)")
+        }
         // The exporter renders on its own thread and keeps no per-frame reports: what the last frame skipped
         // is what is known here (the frames of one animation usually skip alike).
         printWarnings(renderer.lastReport, prefix: "last frame: ")
@@ -205,7 +245,7 @@ struct Animate: ParsableCommand {
     func makeDestination() throws -> FrameDestination {
         let out = output!
         if out == "-" { return RawFrameDestination() }
-        let compression: PNGCompression = pngCompression == "compact" ? .compact : .fast
+        let compression = parsePNGCompression(pngCompression) ?? .fastest
         var isDir: ObjCBool = false
         if out.hasSuffix("/") || (FileManager.default.fileExists(atPath: out, isDirectory: &isDir) && isDir.boolValue) {
             return PNGSequenceDestination(directory: URL(fileURLWithPath: out), compression: compression)
@@ -215,11 +255,12 @@ struct Animate: ParsableCommand {
         if let format = VideoFormat(pathExtension: ext) {
             return FFmpegDestination(url: URL(fileURLWithPath: out), format: format, ffmpeg: ffmpeg)
         }
-        throw CLIError("cannot tell the format of \(out): use a name ending in / (PNG sequence), .apng, .gif, .mp4 or .webm, or -o - --raw")
+        let what = ext.isEmpty ? "a name without an extension" : ".\(ext) files"
+        throw CLIError("cannot write \(out): canvas-gl animate does not write \(what); it writes DIR/ (PNG sequence), .apng, .png (APNG), .gif, .mp4, .m4v or .webm, or -o - --raw")
     }
 
     /// `--bench`: the pipeline's stage rates, then the sequential baseline over the same frames: render, then
-    /// `writePNG` (libpng's default compression), one after another, into a temporary folder.
+    /// `writePNG` (its default compression, `.default`), one after another, into a temporary folder.
     /// Returns the sequential rate (nil when there is no baseline); `quiet` prints nothing.
     @discardableResult
     func printBench(_ report: ExportReport, exporter: FrameExporter, source: any FrameSource, renderer: CanvasRenderer,
@@ -257,11 +298,19 @@ struct Animate: ParsableCommand {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         if let image = firstFrame {
             // One frame through both PNG settings, alone on this thread: what the encode stage saves.
-            for compression in [PNGCompression.compact, .fast] {
-                let t0 = DispatchTime.now().uptimeNanoseconds
-                let bytes = try image.pngData(compression: compression).count
-                let ms = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
-                print(String(format: "png %@ %.1f ms, %d KiB (frame 0)", compression == .fast ? "fast   " : "compact", ms, bytes / 1024))
+            // Medians of 5, the three interleaved so the machine's load falls on each alike.
+            var times: [PNGCompression: [Double]] = [:], sizes: [PNGCompression: Int] = [:]
+            for _ in 0 ..< 5 {
+                for compression in PNGCompression.allCases {
+                    let t0 = DispatchTime.now().uptimeNanoseconds
+                    sizes[compression] = try image.pngData(compression: compression).count
+                    times[compression, default: []].append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+                }
+            }
+            for compression in PNGCompression.allCases {
+                let ms = times[compression]!.sorted()[2]
+                print(String(format: "png %@ %.1f ms, %d KiB (frame 0, median of 5)",
+                             compression.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0), ms, sizes[compression]! / 1024))
             }
         }
         let sequential = Double(frames) / seconds
@@ -275,6 +324,67 @@ struct Animate: ParsableCommand {
     private func exportStep<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch let e as ExportError { throw CLIError("\(e)") }
     }
+}
+
+/// "1200..<2400" → 1200 ..< 2400; nil for anything else (an empty or negative range too).
+func parseFrameRange(_ text: String) -> Range<Int>? {
+    let parts = text.components(separatedBy: "..<")
+    guard parts.count == 2, let a = Int(parts[0].trimmingCharacters(in: .whitespaces)),
+          let b = Int(parts[1].trimmingCharacters(in: .whitespaces)), a >= 0, a < b else { return nil }
+    return a ..< b
+}
+
+/// Frames `range` of an animation: the exporter numbers them from 0 and gives their times; this asks the
+/// whole animation's source for frame `range.lowerBound + i`. A source that keeps state from frame to frame
+/// (a stream's read position, a view's state and animations) first sees every earlier frame, unrendered, so
+/// it is where a whole export would have it.
+final class FrameRangeSource: FrameSource {
+    let base: any FrameSource
+    let range: Range<Int>
+    let framesPerSecond: Double
+    private var replayPending: Bool
+
+    init(_ base: any FrameSource, range: Range<Int>, framesPerSecond: Double, replaysEarlierFrames: Bool) {
+        self.base = base
+        self.range = range
+        self.framesPerSecond = framesPerSecond
+        self.replayPending = replaysEarlierFrames
+    }
+
+    func recording(for frame: FrameTime, size: CGSize) throws -> Recording? {
+        if replayPending {
+            replayPending = false
+            for i in 0 ..< range.lowerBound {
+                guard try base.recording(for: FrameTime(index: i, time: Double(i) / framesPerSecond), size: size) != nil else {
+                    throw ExportError.frameFailed(frame: FrameTime(index: i, time: Double(i) / framesPerSecond),
+                                                  reason: "the source ended before --range's first frame \(range.lowerBound)")
+                }
+            }
+        }
+        return try base.recording(for: FrameTime(index: range.lowerBound + frame.index, time: frame.time), size: size)
+    }
+}
+
+/// A destination that sees frame i as frame `offset + i`: a range's PNG files keep the whole export's numbers.
+final class FrameNumberOffset: FrameDestination, @unchecked Sendable {
+    let inner: FrameDestination
+    let offset: Int
+    var name: String { inner.name }
+
+    init(_ inner: FrameDestination, offset: Int) {
+        self.inner = inner
+        self.offset = offset
+    }
+
+    private func shifted(_ frame: FrameTime) -> FrameTime { FrameTime(index: frame.index + offset, time: frame.time) }
+
+    func begin(width: Int, height: Int, framesPerSecond: Double, frameCount: Int?) throws {
+        try inner.begin(width: width, height: height, framesPerSecond: framesPerSecond, frameCount: frameCount)
+    }
+    func encode(_ image: RasterImage, frame: FrameTime) throws -> Data { try inner.encode(image, frame: shifted(frame)) }
+    func write(_ encoded: Data, frame: FrameTime) throws { try inner.write(encoded, frame: shifted(frame)) }
+    func finish() throws { try inner.finish() }
+    func abort() { inner.abort() }
 }
 
 /// "256x256" → 256×256 pt; nil for anything else.

@@ -18,6 +18,9 @@ struct AnimatedExample {
     let summary: String
     let size: CGSize
     let source: any FrameSource
+    /// Whether a frame depends on the frames before it (a view's state and animations), not on its time
+    /// alone: `--range` then shows the source every earlier frame first.
+    var keepsState = false
 
     static func named(_ name: String) -> AnimatedExample? { all.first { $0.name == name } }
 
@@ -33,7 +36,7 @@ struct AnimatedExample {
     static var spinningSymbol: AnimatedExample { AnimatedExample(
         name: "spinning-symbol", summary: "the gear symbol turning once every 2 s on a rounded tile (views, withAnimation)",
         size: CGSize(width: 256, height: 256),
-        source: ViewFrameSource(SpinningSymbol())) }
+        source: ViewFrameSource(SpinningSymbol()), keepsState: true) }
 
     static var digitalRain: AnimatedExample { AnimatedExample(
         name: "digital-rain", summary: "columns of falling glyphs with fading trails and depth blur (text API)",

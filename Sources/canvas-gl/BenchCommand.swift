@@ -4,7 +4,7 @@ import GPUCanvas
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Time the rendering of scene files.",
+        abstract: "Time the rendering of scene files, or a one-shot process's first image (--cold).",
         discussion: """
             Per scene: load once (prepareMs, not part of the frame times), render one warm-up frame (firstMs), \
             then N timed frames. A frame is one whole `renderer.render(recording, scale:into:)`: clear, draw \
@@ -15,15 +15,34 @@ struct Bench: ParsableCommand {
               {"scenes":[{"file","backend","renderer","prepareMs","firstMs","framesMs":[…],"medianMs","minMs","drawCalls"}]}
             (drawCalls is null where the backend does not count them).
 
+            --cold measures what a fresh process pays for its first image instead: for each --example, \
+            `canvas-gl render --example NAME --timings` runs in a new process on GLES with Mesa's shader cache \
+            empty and warm, and on the reference backend, --runs times interleaved; it prints the medians of \
+            spawn → start-up → CanvasRenderer() → first frame (and the programs it compiled) → file written, \
+            and EGL display + context creation alone. Run it on a release build (docs/performance.md).
+
             Examples:
               canvas-gl bench scenes/S1-fills.json --frames 10
               canvas-gl bench scenes/S1-fills.json --device egl-device:0 --path-strategy gpu-tessellation
               canvas-gl bench scenes/*.json --backend reference --json --save-last out/
+              canvas-gl bench --cold --example ellipse --example blend-modes --runs 5 --device mesa
             """
     )
 
     @Argument(help: "Scene files.")
-    var scenes: [String]
+    var scenes: [String] = []
+
+    @Flag(name: .long, help: "Measure a fresh process's first image for each --example (see above).")
+    var cold = false
+
+    @Option(name: .customLong("example"), help: "With --cold: a built-in example to measure (repeatable).")
+    var examples: [String] = []
+
+    @Option(name: .long, help: "With --cold: fresh processes per example and mode; the table gives their medians.")
+    var runs: Int = 5
+
+    @Flag(name: .customLong("egl-probe"), help: ArgumentHelp("Create an EGL display and context, print the time it took on stderr, exit (what --cold runs).", visibility: .hidden))
+    var eglProbe = false
 
     @Option(name: .long, help: "gles or reference.")
     var backend: String = defaultBackend
@@ -44,6 +63,17 @@ struct Bench: ParsableCommand {
     var saveLast: String?
 
     func validate() throws {
+        if eglProbe { return }
+        if cold {
+            if examples.isEmpty { throw ValidationError("--cold measures built-in examples: give --example NAME (repeatable)") }
+            if !scenes.isEmpty { throw ValidationError("--cold measures --example NAMEs, not scene files") }
+            if runs < 1 { throw ValidationError("--runs must be at least 1") }
+            for e in examples where Example.named(e) == nil {
+                throw ValidationError("unknown example \"\(e)\" (see `canvas-gl examples`)")
+            }
+            return
+        }
+        if !examples.isEmpty { throw ValidationError("--example goes with --cold; the timed bench takes scene files") }
         if scenes.isEmpty { throw ValidationError("give at least one scene file") }
         if frames < 1 || frames > 100_000 { throw ValidationError("--frames must be between 1 and 100000") }
     }
@@ -63,6 +93,16 @@ struct Bench: ParsableCommand {
     }
 
     func run() throws {
+        if eglProbe {
+            let t0 = monotonicNanoseconds()
+            _ = try GLESDeviceInfo.probe(try gpu.glesOptions().device)
+            FileHandle.standardError.write(Data(String(format: "egl: %.3f\n", Double(monotonicNanoseconds() - t0) / 1e6).utf8))
+            return
+        }
+        if cold {
+            try ColdStartBench(examples: examples, runs: runs, device: gpu.device).run()
+            return
+        }
         let renderer = try makeRenderer(backend, gles: try gpu.glesOptions())
         if let dir = saveLast {
             do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
@@ -97,7 +137,7 @@ struct Bench: ParsableCommand {
             }
             if let dir = saveLast {
                 let name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
-                try savePNG(last, to: URL(fileURLWithPath: dir).appendingPathComponent(name + ".png").path)
+                try saveImage(last, to: URL(fileURLWithPath: dir).appendingPathComponent(name + ".png").path)
             }
             results.append(Result(file: file, renderer: renderer.rendererName, prepareMs: prepare, firstMs: first,
                                   framesMs: times, drawCalls: renderer.lastDrawCallCount))

@@ -46,7 +46,7 @@ struct Examples: ParsableCommand {
             } catch {
                 throw CLIError("example \(e.name): \(error)")
             }
-            try savePNG(image, to: file)
+            try saveImage(image, to: file)
             print("wrote \(file) (\(image.width)×\(image.height) px)")
         }
     }

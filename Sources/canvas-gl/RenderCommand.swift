@@ -5,13 +5,14 @@ import GPUCanvas
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Render a scene file or a built-in example to a PNG.",
+        abstract: "Render a scene file or a built-in example to a PNG or JPEG.",
         discussion: """
             The scene is validated completely before anything is drawn; an invalid scene exits non-zero with \
             the file and JSON location of the problem on stderr. What a render skips as Apple's frameworks do \
             (a NaN coordinate, an image that cannot be read) is printed as `warning: …`; --strict makes it an \
             error. Resource files resolve only inside the scene's folder and the --allow-dir folders, and the \
-            scene's decoded images must fit --memory-limit.
+            scene's decoded images must fit --memory-limit. The output's extension chooses its format: .png, \
+            or .jpg/.jpeg (no alpha: transparent pixels become black); any other is refused before rendering.
 
             Examples:
               canvas-gl render scene.json -o out.png
@@ -20,6 +21,9 @@ struct Render: ParsableCommand {
               canvas-gl render scene.json --dump
               canvas-gl render scene.json --dump-gpu
               canvas-gl render --example ellipse -o ellipse.png
+              canvas-gl render --example ellipse -o ellipse.jpg --quality 85
+              canvas-gl render --example ellipse -o ellipse.png --png-compression fastest
+              mkfifo pipe; canvas-gl render --example ellipse -o pipe --format png & cat pipe > ellipse.png
               canvas-gl render untrusted.json -o out.png --strict --memory-limit 64M --allow-dir /srv/assets
             """
     )
@@ -30,8 +34,11 @@ struct Render: ParsableCommand {
     @Option(name: .long, help: "Render a built-in example instead of a scene file (see `canvas-gl examples`).")
     var example: String?
 
-    @Option(name: [.short, .customLong("output")], help: "The PNG file to write.")
+    @Option(name: [.short, .customLong("output")], help: "The image file to write: .png, .jpg or .jpeg.")
     var output: String?
+
+    @OptionGroup(title: "Output")
+    var image: ImageOutputOptions
 
     @Option(name: .long, help: "gles or reference.")
     var backend: String = defaultBackend
@@ -48,6 +55,9 @@ struct Render: ParsableCommand {
     @Flag(name: .customLong("dump-gpu"), help: "Print the GLES command buffer of the frame (passes, binds, uploads, draws).")
     var dumpGPU = false
 
+    @Flag(name: .long, help: "Print where this one-shot render's time went as one JSON line on stderr (`bench --cold` reads it): loading, CanvasRenderer(), GLES programs, first frame, writing the file, then a second frame of the same recording.")
+    var timings = false
+
     @OptionGroup(title: "Untrusted input")
     var safety: SafetyOptions
 
@@ -55,24 +65,45 @@ struct Render: ParsableCommand {
         if scene != nil && example != nil { throw ValidationError("give a scene file or --example NAME, not both") }
         if scene == nil && example == nil { throw ValidationError("give a scene file or --example NAME") }
         if output == nil && !dump && !dumpGPU {
-            throw ValidationError("nothing to do: give -o OUT.png, --dump, --dump-gpu, or several")
+            throw ValidationError("nothing to do: give -o OUT.png (or .jpg), --dump, --dump-gpu, or several")
         }
         if dumpGPU && backend != "gles" { throw ValidationError("--dump-gpu needs --backend gles") }
         if let scale, !(scale.isFinite && scale > 0) { throw ValidationError("--scale must be a number > 0") }
     }
 
     func run() throws {
+        var clock = PhaseClock()
         let (recording, sceneScale) = try loadInput(scene: scene, example: example, options: try safety.sceneOptions())
+        clock.mark("load")
         if dump { print(recording.description) }
         guard output != nil || dumpGPU else { return }
+        let settings = try image.settings()
+        if let output {
+            try checkWritable(output)
+            try settings.check(output)
+        }
+        clock.mark("check")
         let renderer = try safety.apply(to: makeRenderer(backend, gles: try gpu.glesOptions()))
-        if let output { try checkWritable(output) }
-        let image = try renderer.render(recording, scale: scale.map { CGFloat($0) } ?? sceneScale)
+        clock.mark("renderer")
+        clock.count("programsAtInit", renderer.gpuResourceStats?.programs)
+        let renderScale = scale.map { CGFloat($0) } ?? sceneScale
+        let picture = try renderer.render(recording, scale: renderScale)
+        clock.mark("firstFrame")
+        clock.count("programsAfterFirstFrame", renderer.gpuResourceStats?.programs)
         printWarnings(renderer.lastReport)
         if dumpGPU, let commands = renderer.lastGPUCommandDump { print(commands) }
         guard let output else { return }
-        try savePNG(image, to: output)
-        if !dump && !dumpGPU { print("wrote \(output) (\(image.width)×\(image.height) px, \(renderer.rendererName))") }
+        try saveImage(picture, to: output, settings: settings)
+        clock.mark("write")
+        clock.stamp("written")
+        if timings {
+            // The same frame again: what the first cost beyond it is programs compiled and first-use work.
+            _ = try renderer.render(recording, scale: renderScale)
+            clock.mark("secondFrame")
+            clock.count("programsAfterSecondFrame", renderer.gpuResourceStats?.programs)
+            FileHandle.standardError.write(Data("timings: \(clock.json)\n".utf8))
+        }
+        if !dump && !dumpGPU { print("wrote \(output) (\(picture.width)×\(picture.height) px, \(renderer.rendererName))") }
     }
 }
 

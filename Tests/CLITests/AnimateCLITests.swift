@@ -115,7 +115,7 @@ final class AnimateCLITests: XCTestCase {
     func testArgumentErrors() throws {
         assertCleanFailure(try run(["animate", "--example", "clock", "-o", "-"]), mentions: "add --raw")
         assertCleanFailure(try run(["animate", "--example", "clock", "-o", tmp.appendingPathComponent("x.avi").path]),
-                           mentions: "cannot tell the format of")
+                           mentions: "canvas-gl animate does not write .avi files")
         assertCleanFailure(try run(["animate", "--example", "sundial", "-o", tmp.path + "/"]), mentions: "unknown animation \"sundial\"")
         assertCleanFailure(try run(["animate", "--example", "clock", "--fps", "0", "-o", tmp.path + "/"]), mentions: "--fps must be a number > 0")
         assertCleanFailure(try run(["animate", "--example", "clock", "--size", "64", "-o", tmp.path + "/"]), mentions: "--size must be WxH")

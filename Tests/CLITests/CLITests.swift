@@ -542,11 +542,12 @@ final class CLITests: XCTestCase {
             p.waitUntilExit()
         }
         let scene = try writeScene("full.json", goodCommands)
-        let r = try run(["render", scene, "-o", dev, "--backend", "reference"])
+        // A device's name has no extension: --format says what to write.
+        let r = try run(["render", scene, "-o", dev, "--format", "png", "--backend", "reference"])
         assertCleanFailure(r, mentions: "cannot write \(dev): No space left on device")
         XCTAssertFalse(r.stdout.contains("wrote"), r.stdout)
         XCTAssertEqual(fileType(dev), S_IFCHR, "\(dev) is no longer a character device")
-        let c = try run(["compare", scene, "--backends", "reference,reference", "-o", dev])
+        let c = try run(["compare", scene, "--backends", "reference,reference", "-o", dev, "--format", "png"])
         assertCleanFailure(c, mentions: "cannot write \(dev): No space left on device")
         XCTAssertEqual(fileType(dev), S_IFCHR, "\(dev) is no longer a character device")
     }

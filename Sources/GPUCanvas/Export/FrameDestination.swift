@@ -28,7 +28,7 @@ public protocol FrameDestination: AnyObject, Sendable {
 /// (its parent must exist). Each frame is written to a temporary name in the folder and renamed when
 /// complete, so the folder never holds a partial PNG; after a failure the frames written so far stay.
 ///
-/// PNG compression is `.fast` by default (measured: about 5× faster than libpng's default, 1.7× larger).
+/// PNG compression is `.fastest` by default (measured: about 5× faster than libpng's default, 1.7× larger).
 public final class PNGSequenceDestination: FrameDestination, @unchecked Sendable {
     public let directory: URL
     public let prefix: String

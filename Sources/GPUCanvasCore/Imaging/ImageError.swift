@@ -41,7 +41,7 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
     /// Raw pixels given to `RasterImage(width:height:rgba:premultiplied:)` do not make an image: the reason
     /// ("15 bytes do not make 2×2 RGBA8 pixels (16 bytes)").
     case invalidPixels(String)
-    /// The image cannot be encoded (libpng's text, or why not).
+    /// The image cannot be encoded as PNG or JPEG (libpng's or libjpeg's text, or why not).
     case encodingFailed(String)
 
     public var description: String {
@@ -63,7 +63,7 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
             return (path.map { "\($0): " } ?? "")
                 + "image \(w)×\(h) needs \(memorySize(w * h * 4)) decoded, over the memory limit of \(memorySize(limit))"
         case .invalidPixels(let reason): return "raw RGBA: \(reason)"
-        case .encodingFailed(let message): return "cannot encode PNG: \(message)"
+        case .encodingFailed(let message): return "cannot encode the image: \(message)"
         }
     }
 }

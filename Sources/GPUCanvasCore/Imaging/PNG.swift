@@ -1,4 +1,5 @@
-// PNG files through libpng's simplified API (`png_image`).
+// PNG files through libpng: read with its simplified API (`png_image`), written with its full API
+// (Sources/CGLES/png_fast.h) at the `PNGCompression` asked for.
 //
 // A `RasterImage` holds premultiplied RGBA8; a PNG file holds straight (unpremultiplied) alpha, 8-bit sRGB.
 // Writing unpremultiplies, reading premultiplies, both with integer arithmetic rounding to nearest (halves
@@ -18,94 +19,73 @@ import CGLES
 /// Swift does not import): 8-bit R, G, B, A in that order.
 private let pngFormatRGBA: UInt32 = 0x02 | 0x01
 
-/// How hard libpng compresses: the trade of file size for encoding time.
+/// How hard libpng compresses: the trade of file size for encoding time. Each is a zlib level and the row
+/// filters libpng may choose from, through libpng's full API (its simplified API cannot turn filtering off: even
+/// with PNG_IMAGE_FLAG_FAST it tries every filter on every row, which costs as much as the deflate).
 ///
-/// `.compact` is libpng's simplified API at its default (zlib level 6, every row filter tried); `.fast` is zlib
-/// level 1 with no row filter, through libpng's full API (the simplified API's `PNG_IMAGE_FLAG_FAST` still
-/// tries every filter, which costs as much as the deflate). Single images (`writePNG`) stay compact; exported
-/// frames default to fast, because an export is encode-bound (docs/DESIGN-NOTES.md, "Animation export", has
-/// the measurements).
-public enum PNGCompression: Sendable, Equatable {
-    /// Smallest files, slowest (the default for single images).
-    case compact
-    /// 4–9× faster to encode, files 1.1–1.4× larger (the default for animation frames).
-    case fast
+/// Measured on a 1024² frame (docs/performance.md, "PNG compression"): `.fastest` is level 1 without row filters,
+/// `.default` level 3 with the Up filter only, `.smallest` level 9 with every filter. `writePNG` and `pngData()`
+/// use `.default`; exported frames `.fastest`, because an export is encode-bound.
+public enum PNGCompression: String, Sendable, Equatable, CaseIterable {
+    /// zlib level 1, no row filter: the fastest to encode, the largest files (animation frames).
+    case fastest
+    /// zlib level 3, the Up filter: about 4× faster than libpng's own default (level 6, every filter), files
+    /// about 1.2× larger; the Up filter keeps gradients small, where `.fastest` grows them by half.
+    case `default`
+    /// zlib level 9, libpng's adaptive choice among every filter: the smallest files, the slowest.
+    case smallest
+
+    /// The former name of `.fastest`.
+    public static let fast = PNGCompression.fastest
+    /// The former name of the compression `writePNG` used (libpng's own default: level 6, every filter),
+    /// now the nearest smaller one.
+    public static let compact = PNGCompression.smallest
+
+    /// zlib's level and libpng's filter mask.
+    var settings: (level: Int32, filters: Int32) {
+        switch self {
+        case .fastest: return (1, PNG_FILTER_NONE)
+        case .default: return (3, PNG_FILTER_UP)
+        case .smallest: return (9, PNG_FILTER_NONE | PNG_FILTER_SUB | PNG_FILTER_UP | PNG_FILTER_AVG | PNG_FILTER_PAETH)
+        }
+    }
 }
 
 extension RasterImage {
-    /// The image as a PNG file: 8-bit sRGB RGBA, straight alpha.
+    /// The image as a PNG file: 8-bit sRGB RGBA, straight alpha, compressed as `.default`.
     ///
     /// A 1×1 image of premultiplied (128, 0, 0, 128) encodes the file pixel (255, 0, 0, 128).
     public func pngData() throws -> Data {
-        try pngData(compression: .compact)
+        try pngData(compression: .default)
     }
 
-    /// The image as a PNG file, compressed as `compression` says (`.fast` for animation frames).
+    /// The image as a PNG file, compressed as `compression` says (`.fastest` for animation frames), through
+    /// the C encoder in Sources/CGLES/png_fast.h (libpng's full API; its setjmp stays in C).
     public func pngData(compression: PNGCompression) throws -> Data {
         guard width > 0, height > 0 else {
             throw ImageError.encodingFailed("a \(width)×\(height) image has no pixels; PNG needs at least 1×1")
         }
         let straight = Self.unpremultiplied(pixels)
-        if compression == .fast { return try Self.encodeFast(straight, width: width, height: height) }
-        var image = png_image()
-        image.version = UInt32(PNG_IMAGE_VERSION)
-        image.width = UInt32(width)
-        image.height = UInt32(height)
-        image.format = pngFormatRGBA
-        // libpng's PNG_IMAGE_PNG_SIZE_MAX bound (a macro Swift cannot import): zlib's worst case for the
-        // pixel bytes, one IDAT header per 8 KiB and the fixed chunks. If it were ever short, libpng says
-        // how much it needs and the second attempt uses that.
-        let raw = straight.count
-        let compressed = raw + (raw + 7) >> 3 + (raw + 63) >> 6 + 11
-        var capacity = 8 + 25 + 16 + 44 + 12 + 12 + 12 * (compressed / 8192) + compressed
-        for _ in 0 ..< 2 {
-            var out = Data(count: capacity)
-            var size = png_alloc_size_t(capacity)
-            let ok = out.withUnsafeMutableBytes { dst in
-                straight.withUnsafeBytes { src in
-                    png_image_write_to_memory(&image, dst.baseAddress, &size, 0, src.baseAddress,
-                                              png_int_32(width * 4), nil)
-                }
-            }
-            if ok != 0 {
-                out.count = Int(size)
-                return out
-            }
-            let message = Self.message(of: &image)
-            png_image_free(&image)
-            guard Int(size) > capacity else { throw ImageError.encodingFailed(message) }
-            capacity = Int(size)
-            image = png_image()
-            image.version = UInt32(PNG_IMAGE_VERSION)
-            image.width = UInt32(width)
-            image.height = UInt32(height)
-            image.format = pngFormatRGBA
-        }
-        throw ImageError.encodingFailed("libpng kept asking for a larger buffer than \(capacity) bytes")
-    }
-
-    /// `.fast`: zlib level 1 without row filters, through the C encoder in Sources/CGLES/png_fast.h (libpng's
-    /// full API; its setjmp stays in C).
-    private static func encodeFast(_ straight: [UInt8], width: Int, height: Int) throws -> Data {
+        let (level, filters) = compression.settings
         var out: UnsafeMutablePointer<UInt8>?
         var size = 0
         var message = [CChar](repeating: 0, count: 256)
         let ok = straight.withUnsafeBufferPointer { px in
-            gpucanvas_png_encode_fast(px.baseAddress, UInt32(width), UInt32(height), &out, &size, &message)
+            gpucanvas_png_encode(px.baseAddress, UInt32(width), UInt32(height), level, filters, &out, &size, &message)
         }
         guard ok != 0, let out else {
             let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            throw ImageError.encodingFailed(reason.isEmpty ? "libpng gave no reason" : reason)
+            throw ImageError.encodingFailed("libpng: " + (reason.isEmpty ? "no reason given" : reason))
         }
         return Data(bytesNoCopy: out, count: size, deallocator: .free)
     }
 
-    /// Writes `pngData()` to the file at `url`. A regular file (or a new one) is replaced atomically, so a
+    /// Writes `pngData(compression:)` to the file at `url`. A regular file (or a new one) is replaced atomically, so a
     /// failed write leaves no partial file; a symbolic link is followed; a device or FIFO (`/dev/stdout`, a
     /// named pipe) is written in place, never replaced. Failures throw `ImageError.fileUnwritable` with a
     /// readable reason ("No space left on device", "it is a directory").
-    public func writePNG(to url: URL) throws {
-        let data = try pngData()
+    public func writePNG(to url: URL, compression: PNGCompression = .default) throws {
+        let data = try pngData(compression: compression)
         try writeFileContents(data, toPath: url.path)
     }
 
