@@ -16,10 +16,11 @@ enum BackendComparison {
         ("gpu-tessellation-copy", GLESOptions(device: .mesa, pathStrategy: .gpuTessellation, blendRoute: .destinationCopy)),
     ]
 
-    /// The reference first, then every GLES form.
-    static func renderers() throws -> [(name: String, renderer: CanvasRenderer)] {
-        var list = [("reference", try CanvasRenderer.strict(backend: .reference))]
-        for (name, o) in glesForms { list.append((name, try CanvasRenderer.strict(backend: .gles(o)))) }
+    /// The reference first, then every GLES form, under `.strict`: made once per process and shared
+    /// (`SharedRenderers`).
+    static func renderers() throws -> [(name: String, renderer: SharedRenderer)] {
+        var list = [("reference", try SharedRenderers.renderer(.reference))]
+        for (name, o) in glesForms { list.append((name, try SharedRenderers.renderer(.gles(o)))) }
         return list
     }
 
@@ -55,7 +56,7 @@ protocol ComparesBackends: XCTestCase {
 }
 
 extension ComparesBackends {
-    func renderers() throws -> [(name: String, renderer: CanvasRenderer)] { try BackendComparison.renderers() }
+    func renderers() throws -> [(name: String, renderer: SharedRenderer)] { try BackendComparison.renderers() }
 
     @discardableResult
     func render(_ w: CGFloat, _ h: CGFloat, scale: CGFloat = 1, colorMode: ColorRenderingMode = .nonLinear,

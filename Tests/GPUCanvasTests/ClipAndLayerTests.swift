@@ -14,7 +14,6 @@ final class ClipAndLayerTests: XCTestCase, ComparesBackends {
     static let blue = PixelRGBA8(r: 0, g: 122, b: 255, a: 255)
     static let clear = PixelRGBA8(r: 0, g: 0, b: 0, a: 0)
 
-    func renderers() throws -> [(name: String, renderer: CanvasRenderer)] { try BackendComparison.renderers() }
     /// Seed S03: the filled ellipse clipped to the top-left quadrant.
     func testEllipseClippedToQuadrant() throws {
         let img = try render(300, 200) { ctx, size in

@@ -4,15 +4,10 @@ import XCTest
 /// What the view tests share: rendering a view on the reference and the default GLES backend (checking the two
 /// agree by docs/DESIGN-NOTES.md's default bar), a pixel assertion, and the laid-out tree of a view.
 enum ViewTesting {
-    /// The reference and the product's GLES renderer (llvmpipe headless), created once per test run.
-    nonisolated(unsafe) static var cached: [(name: String, renderer: CanvasRenderer)]?
-
-    static func renderers() throws -> [(name: String, renderer: CanvasRenderer)] {
-        if let cached { return cached }
-        let list = [("reference", try CanvasRenderer.strict(backend: .reference)),
-                    ("gles", try CanvasRenderer.strict(backend: .gles(GLESOptions(device: .mesa))))]
-        cached = list
-        return list
+    /// The reference and the product's GLES renderer (llvmpipe headless), shared (`SharedRenderers`).
+    static func renderers() throws -> [(name: String, renderer: SharedRenderer)] {
+        [("reference", try SharedRenderers.renderer(.reference)),
+         ("gles", try SharedRenderers.renderer(.gles(GLESOptions(device: .mesa))))]
     }
 
     /// Renders `view` proposed `size` at time `time` on both backends; returns the reference's image.
