@@ -99,13 +99,14 @@ struct GLESForm: CustomStringConvertible, Sendable {
                                   rasterAtlasCopy, rasterAtlasR8Copy, gpuTessellationCopy]
 }
 
-/// Each scene's reference image, rendered once per process whichever form asks first; the other forms wait
-/// for it. All of them together are about 30 MB.
+/// Each scene, loaded once per process, and its reference image, rendered once whichever form asks first;
+/// the other forms wait for it. All the images together are about 30 MB.
 final class ReferenceImages: @unchecked Sendable {
     static let shared = ReferenceImages()
 
     private final class Entry: @unchecked Sendable {
         let lock = NSLock()
+        var scene: Scene?
         var image: RasterImage?
     }
 
@@ -115,7 +116,7 @@ final class ReferenceImages: @unchecked Sendable {
     /// two threads, each with its own renderer.
     private var idle: [CanvasRenderer] = []
 
-    func image(_ name: String, _ scene: Scene) throws -> RasterImage {
+    func sceneAndImage(_ name: String) throws -> (Scene, RasterImage) {
         let entry = lock.withLock {
             if let e = entries[name] { return e }
             let e = Entry()
@@ -124,12 +125,14 @@ final class ReferenceImages: @unchecked Sendable {
         }
         entry.lock.lock()
         defer { entry.lock.unlock() }
-        if let image = entry.image { return image }
+        if let scene = entry.scene, let image = entry.image { return (scene, image) }
+        let scene = try Catalogue.load(name)
         let renderer = try lock.withLock { idle.popLast() } ?? CanvasRenderer(backend: .reference)
         defer { lock.withLock { idle.append(renderer) } }
         let image = try renderer.render(scene.recording, scale: scene.scale)
+        entry.scene = scene
         entry.image = image
-        return image
+        return (scene, image)
     }
 }
 
@@ -283,8 +286,7 @@ struct ConformanceTests {
 
     /// Renders scene `name` with `form` and compares it with the scene's reference image.
     func check(_ name: String, _ form: GLESForm) throws {
-        let scene = try Catalogue.load(name)
-        let expected = try ReferenceImages.shared.image(name, scene)
+        let (scene, expected) = try ReferenceImages.shared.sceneAndImage(name)
         let actual = try FormRenderers.shared.render(scene, form)
         // A blank reference would make the comparison vacuous.
         #expect(expected.pixels.contains { $0 != 0 }, "\(name): the reference image is blank")

@@ -30,7 +30,7 @@ final class FuzzDefectTests: XCTestCase {
     /// The scene on every backend, the reference first.
     func renderAll(_ json: String) throws -> [(name: String, image: RasterImage)] {
         let s = try scene(json)
-        return try Self.backends.map { ($0.name, try CanvasRenderer.strict(backend: $0.backend).render(s.recording, scale: s.scale)) }
+        return try Self.backends.map { ($0.name, try SharedRenderers.renderer($0.backend).render(s.recording, scale: s.scale)) }
     }
 
     /// Renders `json` on every backend, each of which must throw; returns the distinct messages (one when the
@@ -39,7 +39,7 @@ final class FuzzDefectTests: XCTestCase {
         let s = try scene(json)
         var messages = Set<String>()
         for (name, backend) in Self.backends {
-            XCTAssertThrowsError(try CanvasRenderer.strict(backend: backend).render(s.recording, scale: s.scale), name,
+            XCTAssertThrowsError(try SharedRenderers.renderer(backend).render(s.recording, scale: s.scale), name,
                                  file: file, line: line) { messages.insert("\($0)") }
         }
         return messages
@@ -67,7 +67,7 @@ final class FuzzDefectTests: XCTestCase {
         var messages: [String] = []
         for (name, backend) in Self.backends {
             let s = try scene(stroke)
-            XCTAssertThrowsError(try CanvasRenderer.strict(backend: backend).render(s.recording, scale: s.scale), name) { error in
+            XCTAssertThrowsError(try SharedRenderers.renderer(backend).render(s.recording, scale: s.scale), name) { error in
                 messages.append("\(error)")
             }
         }
@@ -77,7 +77,7 @@ final class FuzzDefectTests: XCTestCase {
         let fill = stroke.replacingOccurrences(of: #""op":"stroke""#, with: #""op":"fill""#)
         for (name, backend) in Self.backends {
             let s = try scene(fill)
-            XCTAssertThrowsError(try CanvasRenderer.strict(backend: backend).render(s.recording, scale: s.scale), name) { error in
+            XCTAssertThrowsError(try SharedRenderers.renderer(backend).render(s.recording, scale: s.scale), name) { error in
                 XCTAssertTrue("\(error)".hasPrefix("invalid geometry: draw #0:"), "\(name): \(error)")
             }
         }
@@ -230,7 +230,7 @@ final class FuzzDefectTests: XCTestCase {
         let json = #"{"format":"gpucanvas-scene/1","size":[100,20],"commands":[{"op":"stroke","path":{"elements":[["m",-2000000,10],["l",100,10]]},"shading":{"color":"black"},"dash":[0.00001]}]}"#
         for (name, backend) in Self.backends {
             let s = try scene(json)
-            XCTAssertThrowsError(try CanvasRenderer.strict(backend: backend).render(s.recording, scale: s.scale), name) { error in
+            XCTAssertThrowsError(try SharedRenderers.renderer(backend).render(s.recording, scale: s.scale), name) { error in
                 XCTAssertTrue("\(error)".contains("draw #0") && "\(error)".contains("more than \(Stroker.maxDashesPerPath) dashes"),
                               "\(name): \(error)")
             }
@@ -666,7 +666,7 @@ final class FuzzDefectTests: XCTestCase {
             let s = try Scene(jsonData: Data(json.utf8), baseURL: url.deletingLastPathComponent())
             var messages = Set<String>()
             for (name, backend) in Self.backends {
-                XCTAssertThrowsError(try CanvasRenderer.strict(backend: backend).render(s.recording, scale: s.scale), name) {
+                XCTAssertThrowsError(try SharedRenderers.renderer(backend).render(s.recording, scale: s.scale), name) {
                     messages.insert("\($0)")
                 }
             }

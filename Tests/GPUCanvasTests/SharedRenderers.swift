@@ -38,7 +38,8 @@ final class SharedRenderer: @unchecked Sendable {
         try withRenderer { try $0.render(recording, scale: scale) }
     }
 
-    func render<Symbols>(_ canvas: Canvas<Symbols>, size: CGSize, scale: CGFloat = 1) throws -> RasterImage {
+    /// A canvas with view symbols: `CanvasRenderer`'s overload that resolves them.
+    func render<Symbols: View>(_ canvas: Canvas<Symbols>, size: CGSize, scale: CGFloat = 1) throws -> RasterImage {
         try withRenderer { try $0.render(canvas, size: size, scale: scale) }
     }
 

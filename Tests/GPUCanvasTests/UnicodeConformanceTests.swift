@@ -248,7 +248,7 @@ extension UnicodeConformanceTests {
         let started = Date()
         var images: [(String, RasterImage)] = []
         for (name, backend) in FuzzDefectTests.backends {
-            let image = try CanvasRenderer(backend: backend).render(size: frame.size, scale: 1, colorMode: .nonLinear) {
+            let image = try SharedRenderers.renderer(backend, policy: .lenient).render(size: frame.size, scale: 1, colorMode: .nonLinear) {
                 ctx, _ in ctx.draw(Text(verbatim: text).font(.system(size: 9)), in: frame)
             }
             images.append((name, image))
@@ -303,7 +303,7 @@ extension UnicodeConformanceTests {
         var errors: [(String, String)] = []
         for (name, backend) in FuzzDefectTests.backends {
             do {
-                images.append((name, try CanvasRenderer(backend: backend).render(scene.recording, scale: scene.scale)))
+                images.append((name, try SharedRenderers.renderer(backend, policy: .lenient).render(scene.recording, scale: scene.scale)))
             } catch {
                 errors.append((name, "\(error)"))
             }
