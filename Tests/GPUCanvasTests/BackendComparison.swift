@@ -29,9 +29,13 @@ enum BackendComparison {
     static func render(_ w: CGFloat, _ h: CGFloat, scale: CGFloat = 1, colorMode: ColorRenderingMode = .nonLinear,
                        file: StaticString, line: UInt, _ draw: Draw) throws -> RasterImage {
         let all = try renderers()
-        let images = try all.map {
-            try $0.renderer.render(size: CGSize(width: w, height: h), scale: scale, colorMode: colorMode, draw)
+        func image(_ r: SharedRenderer) throws -> RasterImage {
+            try r.render(size: CGSize(width: w, height: h), scale: scale, colorMode: colorMode, draw)
         }
+        // The reference beside the GLES forms (`Concurrently`).
+        let (reference, gles) = try Concurrently.run({ try image(all[0].renderer) },
+                                                     { try all.dropFirst().map { try image($0.renderer) } })
+        let images = [reference] + gles
         for (i, image) in images.enumerated().dropFirst() {
             let d = image.difference(from: images[0])
             XCTAssertTrue(d.meetsDefaultBar, "\(all[i].name): \(d)", file: file, line: line)

@@ -51,8 +51,9 @@ final class FramePartsTests: XCTestCase {
         var split = 0
         for name in names {
             let scene = try Scene.load(contentsOf: directory.appendingPathComponent(name))
-            let a = try parts.render(scene.recording, scale: scene.scale)
-            let b = try whole.render(scene.recording, scale: scene.scale)
+            // Two renderers, each on its own thread (`Concurrently`).
+            let (a, b) = try Concurrently.run({ try parts.render(scene.recording, scale: scene.scale) },
+                                              { try whole.render(scene.recording, scale: scene.scale) })
             XCTAssertEqual(a.pixels, b.pixels, name)
             if try XCTUnwrap(parts.lastGPUCommandDump).hasPrefix("part 1 of ") { split += 1 }
         }

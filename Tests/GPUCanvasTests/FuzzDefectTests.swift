@@ -30,7 +30,7 @@ final class FuzzDefectTests: XCTestCase {
     /// The scene on every backend, the reference first.
     func renderAll(_ json: String) throws -> [(name: String, image: RasterImage)] {
         let s = try scene(json)
-        return try Self.backends.map { ($0.name, try SharedRenderers.renderer($0.backend).render(s.recording, scale: s.scale)) }
+        return try Concurrently.map(Self.backends) { ($0.name, try SharedRenderers.renderer($0.backend).render(s.recording, scale: s.scale)) }
     }
 
     /// Renders `json` on every backend, each of which must throw; returns the distinct messages (one when the

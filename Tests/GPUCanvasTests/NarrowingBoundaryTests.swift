@@ -25,9 +25,14 @@ final class NarrowingBoundaryTests: XCTestCase {
     func outcome(_ json: String, file: StaticString = #filePath, line: UInt = #line) throws -> Outcome {
         let s = try Scene(jsonData: Data(json.utf8))
         var images: [(String, RasterImage)] = [], errors: [(String, String)] = []
-        for (name, backend) in Self.backends {
-            do { images.append((name, try SharedRenderers.renderer(backend, policy: .lenient).render(s.recording, scale: s.scale))) }
-            catch { errors.append((name, "\(error)")) }
+        let results = try Concurrently.map(Self.backends) { name, backend in
+            (name, Result { try SharedRenderers.renderer(backend, policy: .lenient).render(s.recording, scale: s.scale) })
+        }
+        for (name, result) in results {
+            switch result {
+            case .success(let image): images.append((name, image))
+            case .failure(let error): errors.append((name, "\(error)"))
+            }
         }
         if images.isEmpty {
             XCTAssertEqual(Set(errors.map(\.1)).count, 1, "\(errors)", file: file, line: line)

@@ -71,3 +71,43 @@ enum SharedRenderers {
         return r
     }
 }
+
+/// Two independent pieces of work at once: the reference draws on one thread, so a test that renders on the
+/// reference and on GLES (whose rasterizer has its own threads) runs the reference beside it. The work must not
+/// share a renderer; assertions stay on the test's thread, after both are done.
+enum Concurrently {
+    /// Runs `background` on a thread of its own while `foreground` runs on this one; returns both results, or
+    /// throws the first error (the foreground's if both throw).
+    static func run<A, B>(_ background: () throws -> A, _ foreground: () throws -> B) throws -> (A, B) {
+        try withoutActuallyEscaping(background) { job in
+            let box = ResultBox<A>(job)
+            let thread = Thread { box.run() }
+            thread.stackSize = 8 << 20
+            thread.start()
+            let b = Result { try foreground() }
+            box.done.wait()
+            return (try box.result!.get(), try b.get())
+        }
+    }
+
+    /// `transform` of each item in order, the first (the reference, in the tests' lists) on a thread of its own
+    /// beside the others.
+    static func map<T, R>(_ items: [T], _ transform: (T) throws -> R) throws -> [R] {
+        guard let first = items.first else { return [] }
+        let (a, rest) = try run({ try transform(first) }, { try items.dropFirst().map(transform) })
+        return [a] + rest
+    }
+
+    /// The job, released before `done` is signalled: `withoutActuallyEscaping` checks that nothing keeps it.
+    private final class ResultBox<A>: @unchecked Sendable {
+        var job: (() throws -> A)?
+        var result: Result<A, Error>?
+        let done = DispatchSemaphore(value: 0)
+        init(_ job: @escaping () throws -> A) { self.job = job }
+        func run() {
+            result = Result { try job!() }
+            job = nil
+            done.signal()
+        }
+    }
+}

@@ -115,7 +115,9 @@ final class TextRunTests: XCTestCase {
             }
         }
         let gl = try CanvasRenderer(backend: .gles(Self.mesaAtlas))
-        let image = try gl.render(size: size, draw)
+        // The reference beside GLES (`Concurrently`).
+        let (reference, image) = try Concurrently.run({ try CanvasRenderer(backend: .reference).render(size: size, draw) },
+                                                      { try gl.render(size: size, draw) })
         let dump = try XCTUnwrap(gl.lastGPUCommandDump)
         XCTAssertTrue(dump.contains("text tile"), dump)
         let stats = gl.glyphCacheStatistics
@@ -125,7 +127,7 @@ final class TextRunTests: XCTestCase {
             XCTAssertLessThan(stats.masks, stats.maskMisses, "\(stats): a cache started over within the frame")
         }
         XCTAssertLessThanOrEqual(stats.maskBytes, 8 * GlyphMaskCache.maxBytes, "\(stats)")
-        let d = image.difference(from: try CanvasRenderer(backend: .reference).render(size: size, draw))
+        let d = image.difference(from: reference)
         XCTAssertTrue(d.meetsDefaultBar, "\(d)")
     }
 

@@ -14,12 +14,16 @@ enum ViewTesting {
     static func render<V: View>(_ view: V, size: CGSize, time: TimeInterval = 0, scale: CGFloat = 1,
                                 startDate: Date = ImageRenderer<V>.defaultStartDate,
                                 file: StaticString = #filePath, line: UInt = #line) throws -> RasterImage {
-        let images = try renderers().map { _, renderer -> RasterImage in
+        func image(_ renderer: SharedRenderer) throws -> RasterImage {
             let r = ImageRenderer(content: view, startDate: startDate)
             r.proposedSize = ProposedViewSize(size)
             r.scale = scale
             return try r.render(at: time, with: renderer)
         }
+        let all = try renderers()
+        // The reference beside GLES (`Concurrently`).
+        let pair = try Concurrently.run({ try image(all[0].renderer) }, { try image(all[1].renderer) })
+        let images = [pair.0, pair.1]
         let d = images[1].difference(from: images[0])
         XCTAssertTrue(d.meetsDefaultBar, "gles vs reference: \(d)", file: file, line: line)
         return images[0]
