@@ -37,29 +37,6 @@ final class FramePartsTests: XCTestCase {
         XCTAssertEqual(try parts.render(size: size, draw).pixels, a.pixels)
     }
 
-    /// Every conformance scene, each piece its own part (a limit of one box pixel), gives the bytes of the
-    /// whole frame staged at once: parts keep the draw order and load what the part before drew.
-    func testCatalogueInOnePiecePartsIsByteIdentical() throws {
-        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("ConformanceTests/scenes")
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-            .filter { $0.hasSuffix(".json") }.sorted()
-        XCTAssertGreaterThanOrEqual(names.count, 60)
-        let options = GLESOptions(device: .mesa, pathStrategy: .rasterAtlas)
-        let parts = try CanvasRenderer(gles: options, partPixelLimit: 1)
-        let whole = try CanvasRenderer(backend: .gles(options))
-        var split = 0
-        for name in names {
-            let scene = try Scene.load(contentsOf: directory.appendingPathComponent(name))
-            // Two renderers, each on its own thread (`Concurrently`).
-            let (a, b) = try Concurrently.run({ try parts.render(scene.recording, scale: scene.scale) },
-                                              { try whole.render(scene.recording, scale: scene.scale) })
-            XCTAssertEqual(a.pixels, b.pixels, name)
-            if try XCTUnwrap(parts.lastGPUCommandDump).hasPrefix("part 1 of ") { split += 1 }
-        }
-        // Scenes of plain draws with two or more pieces (most of the 69 such scenes) were replayed in parts.
-        // Frames with clips, layers, gradients or blend modes go through the compositing encoder, which stages a
-        // frame whole (docs/ARCHITECTURE.md), so they are compared but not split.
-        XCTAssertGreaterThan(split, 30)
-    }
+    // Every catalogue scene in one-piece parts against the frame staged whole: the conformance suite's
+    // `rasterAtlasInParts`, beside the raster-atlas form whose images it reuses.
 }
