@@ -38,9 +38,11 @@ final class FuzzDefectTests: XCTestCase {
     func errorsOnEveryBackend(_ json: String, file: StaticString = #filePath, line: UInt = #line) throws -> Set<String> {
         let s = try scene(json)
         var messages = Set<String>()
-        for (name, backend) in Self.backends {
-            XCTAssertThrowsError(try SharedRenderers.renderer(backend).render(s.recording, scale: s.scale), name,
-                                 file: file, line: line) { messages.insert("\($0)") }
+        let results = try Concurrently.map(Self.backends) { name, backend in
+            (name, Result { try SharedRenderers.renderer(backend).render(s.recording, scale: s.scale) })
+        }
+        for (name, result) in results {
+            XCTAssertThrowsError(try result.get(), name, file: file, line: line) { messages.insert("\($0)") }
         }
         return messages
     }
