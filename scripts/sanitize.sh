@@ -53,7 +53,7 @@ compare_all() {
 }
 
 export ASAN_OPTIONS=detect_leaks=0
-# The tests that hold resident memory flat over a thousand frames (`assertFlatOverThousandFrames`). The glyph
+# The tests that hold resident memory flat over many frames (`assertFlatOverSoakFrames`). The glyph
 # cache's is left out: its masks legitimately fill towards their 8 MiB bound within the measured frames
 # (6.3 MB of the 8 MiB allowance in a normal build), and ASan's redzones around a thousand masks take it past.
 rss_tests='GLESResourceTests'

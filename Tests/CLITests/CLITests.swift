@@ -386,18 +386,22 @@ final class CLITests: XCTestCase {
                       "\(what): pixel (\(x), \(y)) is \(got), expected \(want) ± \(tolerance)", file: file, line: line)
     }
 
-    func testCompositingExamplesRenderAtTheirPixelSize() throws {
-        for (name, width, height) in Self.compositingExamples {
-            let png = tmp.appendingPathComponent(name + ".png").path
-            let r = try run(["render", "--example", name, "-o", png, "--device", "mesa"])
-            XCTAssertEqual(r.status, 0, "\(name): \(r.stderr)")
-            try assertValidPNG(png, width: width, height: height)
-        }
-    }
+    // Each compositing example's pixel size: `testExamplesRenderToADirectory` (the same renders, written by
+    // `examples --render-to`); `render --example NAME -o` itself: `testRenderExampleWritesThePNG` and `renderExample`.
 
     func testCompositingExamplesMeetTheDefaultBarBetweenBackends() throws {
-        for (name, width, height) in Self.compositingExamples {
-            let c = try run(["compare", "--example", name, "--device", "mesa"])
+        // Two `compare` processes at a time: each draws the reference on one thread.
+        let examples = Self.compositingExamples
+        let runs = UnsafeMutableBufferPointer<Result<Run, Error>?>.allocate(capacity: examples.count)
+        defer { runs.deallocate() }
+        runs.initialize(repeating: nil)
+        nonisolated(unsafe) let slots = runs
+        nonisolated(unsafe) let test = self
+        DispatchQueue.concurrentPerform(iterations: examples.count) { i in
+            slots[i] = Result { try test.run(["compare", "--example", examples[i].name, "--device", "mesa"]) }
+        }
+        for (i, (name, width, height)) in examples.enumerated() {
+            let c = try runs[i]!.get()
             XCTAssertEqual(c.status, 0, "\(name): \(c.stderr)")
             XCTAssertTrue(c.stdout.contains("\(width)×\(height) px"), "\(name): \(c.stdout)")
             XCTAssertTrue(c.stdout.contains("default bar (over2 ≤ 0.1%, maxDiff ≤ 8): met"), "\(name): \(c.stdout)")

@@ -17,10 +17,11 @@ enum BackendComparison {
         ("gpu-tessellation-copy", GLESOptions(device: .mesa, pathStrategy: .gpuTessellation, blendRoute: .destinationCopy)),
     ]
 
-    /// The reference first, then every GLES form.
-    static func renderers() throws -> [(name: String, renderer: CanvasRenderer)] {
-        var list = [("reference", try CanvasRenderer.strict(backend: .reference))]
-        for (name, o) in glesForms { list.append((name, try CanvasRenderer.strict(backend: .gles(o)))) }
+    /// The reference first, then every GLES form, under `.strict`: made once per process and shared
+    /// (`SharedRenderers`).
+    static func renderers() throws -> [(name: String, renderer: SharedRenderer)] {
+        var list = [("reference", try SharedRenderers.renderer(.reference))]
+        for (name, o) in glesForms { list.append((name, try SharedRenderers.renderer(.gles(o)))) }
         return list
     }
 
@@ -29,9 +30,13 @@ enum BackendComparison {
     static func render(_ w: CGFloat, _ h: CGFloat, scale: CGFloat = 1, colorMode: ColorRenderingMode = .nonLinear,
                        file: StaticString, line: UInt, _ draw: Draw) throws -> RasterImage {
         let all = try renderers()
-        let images = try all.map {
-            try $0.renderer.render(size: CGSize(width: w, height: h), scale: scale, colorMode: colorMode, draw)
+        func image(_ r: SharedRenderer) throws -> RasterImage {
+            try r.render(size: CGSize(width: w, height: h), scale: scale, colorMode: colorMode, draw)
         }
+        // The reference beside the GLES forms (`Concurrently`).
+        let (reference, gles) = try Concurrently.run({ try image(all[0].renderer) },
+                                                     { try all.dropFirst().map { try image($0.renderer) } })
+        let images = [reference] + gles
         for (i, image) in images.enumerated().dropFirst() {
             let d = image.difference(from: images[0])
             XCTAssertTrue(d.meetsDefaultBar, "\(all[i].name): \(d)", file: file, line: line)
@@ -56,7 +61,7 @@ protocol ComparesBackends: XCTestCase {
 }
 
 extension ComparesBackends {
-    func renderers() throws -> [(name: String, renderer: CanvasRenderer)] { try BackendComparison.renderers() }
+    func renderers() throws -> [(name: String, renderer: SharedRenderer)] { try BackendComparison.renderers() }
 
     @discardableResult
     func render(_ w: CGFloat, _ h: CGFloat, scale: CGFloat = 1, colorMode: ColorRenderingMode = .nonLinear,

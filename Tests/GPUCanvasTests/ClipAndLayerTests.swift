@@ -15,7 +15,6 @@ final class ClipAndLayerTests: XCTestCase, ComparesBackends {
     static let blue = PixelRGBA8(r: 0, g: 122, b: 255, a: 255)
     static let clear = PixelRGBA8(r: 0, g: 0, b: 0, a: 0)
 
-    func renderers() throws -> [(name: String, renderer: CanvasRenderer)] { try BackendComparison.renderers() }
     /// Seed S03: the filled ellipse clipped to the top-left quadrant.
     func testEllipseClippedToQuadrant() throws {
         let img = try render(300, 200) { ctx, size in
@@ -137,7 +136,7 @@ final class ClipAndLayerTests: XCTestCase, ComparesBackends {
 
     /// Clips survive transforms: a rotated clip, then draws under another transform, at scale 2.
     func testRotatedClipAtScaleTwoMatchesEveryBackend() throws {
-        try render(64, 48, scale: 2) { ctx, _ in
+        let img = try render(64, 48, scale: 2) { ctx, _ in
             var c = ctx
             c.translateBy(x: 32, y: 24)
             c.rotate(by: .degrees(30))
@@ -148,6 +147,11 @@ final class ClipAndLayerTests: XCTestCase, ComparesBackends {
                        with: .color(Color(hue: Double(i) / 6, saturation: 0.8, brightness: 0.9, opacity: 0.7)))
             }
         }
+        // Pixel (72, 48) is (4…4.5, 0…0.5) from the centre in points: inside the clip and wholly inside stripe 3,
+        // hue ½ (cyan): (0.9 × 0.2, 0.9, 0.9) at opacity 0.7, premultiplied (32.1, 160.7, 160.7, 178.5).
+        assertPixel(img, 72, 48, PixelRGBA8(r: 32, g: 161, b: 161, a: 179))
+        // (1, 1) is outside the clip.
+        assertPixel(img, 1, 1, Self.clear, tolerance: 0)
     }
 
     func testClipBoundingRect() {

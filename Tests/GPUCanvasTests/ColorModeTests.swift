@@ -67,7 +67,7 @@ final class ColorModeTests: XCTestCase {
     func testCompositingAgreesInLinearModes() throws {
         let image = RasterImage(width: 2, height: 1, pixels: [255, 0, 0, 255, 0, 128, 0, 128])
         for mode in [ColorRenderingMode.linear, .extendedLinear] {
-            try render(mode, 48, 32) { ctx, _ in
+            let img = try render(mode, 48, 32) { ctx, _ in
                 ctx.fill(Path(CGRect(x: 0, y: 0, width: 48, height: 32)),
                          with: .radialGradient(Gradient(colors: [.yellow, .blue.opacity(0.4)]), center: CGPoint(x: 20, y: 16),
                                                startRadius: 2, endRadius: 25))
@@ -81,6 +81,9 @@ final class ColorModeTests: XCTestCase {
                 c.blendMode = .screen
                 c.fill(Path(CGRect(x: 0, y: 20, width: 48, height: 8)), with: .color(.purple.opacity(0.7)))
             }
+            // The far corner is outside the clip and 31.6 from the centre, past the gradient's end radius 25:
+            // the padded last stop, blue at opacity 0.4 (alpha 102, whatever the working space).
+            XCTAssertLessThanOrEqual(abs(Int(img.pixel(x: 47, y: 31).a) - 102), 1, "\(mode): \(img.pixel(x: 47, y: 31))")
         }
     }
 
@@ -89,13 +92,18 @@ final class ColorModeTests: XCTestCase {
     /// frames now take R16F coverage.
     func testAntialiasedEdgesOverBlackInLinearLight() throws {
         for mode in [ColorRenderingMode.linear, .extendedLinear] {
-            try BackendComparison.render(20, 30, colorMode: mode, file: #filePath, line: #line) { ctx, _ in
+            let img = try BackendComparison.render(20, 30, colorMode: mode, file: #filePath, line: #line) { ctx, _ in
                 ctx.fill(Path(CGRect(x: 0, y: 0, width: 20, height: 30)), with: .color(.black))
                 var p = Path()
                 p.move(to: .zero)
                 p.addLine(to: CGPoint(x: 26, y: 50))
                 ctx.stroke(p, with: .color(red: 1, green: 0, blue: 0), lineWidth: 1)
             }
+            // Far from the line the black stays; on it (0.2 px from pixel (13, 25)'s centre) red over black has
+            // no green or blue.
+            XCTAssertEqual(img.pixel(x: 19, y: 0), PixelRGBA8(r: 0, g: 0, b: 0, a: 255), "\(mode)")
+            let onLine = img.pixel(x: 13, y: 25)
+            XCTAssertTrue(onLine.r > 128 && onLine.g == 0 && onLine.b == 0 && onLine.a == 255, "\(mode): \(onLine)")
         }
     }
 }

@@ -214,7 +214,7 @@ final class DashTests: XCTestCase {
         }
         let backends: [CanvasRenderer.Backend] = [.reference, .gles(GLESOptions(device: .mesa))]
         for backend in backends {
-            XCTAssertThrowsError(try CanvasRenderer(backend: backend).render(size: CGSize(width: 128, height: 128)) { ctx, _ in
+            XCTAssertThrowsError(try SharedRenderers.renderer(backend, policy: .lenient).render(size: CGSize(width: 128, height: 128)) { ctx, _ in
                 ctx.stroke(G.line(10, 20, 118, 20), with: .color(.black), style: style)
             }) { error in
                 XCTAssertTrue("\(error)".contains("draw #0") && "\(error)".contains("more than 1000000 dashes"), "\(error)")

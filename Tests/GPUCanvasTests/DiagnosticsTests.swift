@@ -6,13 +6,13 @@ import XCTest
 /// skipped with a `RenderDiagnostic` and the rest of the frame draws; `.strict` throws the same words. The
 /// lowering is shared, so every backend reports the same diagnostics in the same order.
 final class DiagnosticsTests: XCTestCase {
-    /// The reference and both GLES path strategies.
-    func renderers(_ policy: DiagnosticsPolicy = .lenient) throws -> [(String, CanvasRenderer)] {
-        var list = [("reference", try CanvasRenderer(backend: .reference))]
+    /// The reference and both GLES path strategies under `policy`, shared (`SharedRenderers`).
+    func renderers(_ policy: DiagnosticsPolicy = .lenient) throws -> [(String, SharedRenderer)] {
+        var list = [("reference", try SharedRenderers.renderer(.reference, policy: policy))]
         for s in PathStrategyKind.allCases {
-            list.append((s.rawValue, try CanvasRenderer(backend: .gles(GLESOptions(device: .mesa, pathStrategy: s)))))
+            list.append((s.rawValue, try SharedRenderers.renderer(.gles(GLESOptions(device: .mesa, pathStrategy: s)),
+                                                                  policy: policy)))
         }
-        for (_, r) in list { r.diagnosticsPolicy = policy }
         return list
     }
 
@@ -23,8 +23,8 @@ final class DiagnosticsTests: XCTestCase {
         let recording = Recording(size: CGSize(width: w, height: h), renderer: draw)
         var results: [(String, RasterImage, RenderReport)] = []
         for (name, r) in try renderers() {
-            let image = try r.render(recording)
-            results.append((name, image, r.lastReport))
+            let (image, report) = try r.renderWithReport(recording)
+            results.append((name, image, report))
         }
         for (name, image, report) in results.dropFirst() {
             XCTAssertEqual(report, results[0].2, "\(name)'s report differs from the reference's", file: file, line: line)

@@ -4,7 +4,7 @@ import XCTest
 @testable import GPUCanvasCore
 @testable import GPUCanvasGLES
 
-/// Frames replayed in parts (`RasterAtlasStrategy.partPixels`, `FrameEncoding.submitPart`): a frame too
+/// Frames replayed in parts (`RasterAtlasStrategy.partPixels`, `FrameEncoder.encode`'s replay): a frame too
 /// large to stage at once gives the bytes it gives staged whole, with its staging bounded by one part.
 final class FramePartsTests: XCTestCase {
     /// A frame whose pieces exceed `partPixels` box pixels is staged and replayed in parts, each part's
@@ -39,28 +39,6 @@ final class FramePartsTests: XCTestCase {
         XCTAssertEqual(try parts.render(size: size, draw).pixels, a.pixels)
     }
 
-    /// Every conformance scene, each piece its own part (a limit of one box pixel), gives the bytes of the
-    /// whole frame staged at once: parts keep the draw order and load what the part before drew.
-    func testCatalogueInOnePiecePartsIsByteIdentical() throws {
-        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("ConformanceTests/scenes")
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-            .filter { $0.hasSuffix(".json") }.sorted()
-        XCTAssertGreaterThanOrEqual(names.count, 60)
-        let options = GLESOptions(device: .mesa, pathStrategy: .rasterAtlas)
-        let parts = try CanvasRenderer(gles: options, partPixelLimit: 1)
-        let whole = try CanvasRenderer(backend: .gles(options))
-        var split = 0
-        for name in names {
-            let scene = try Scene.load(contentsOf: directory.appendingPathComponent(name))
-            let a = try parts.render(scene.recording, scale: scene.scale)
-            let b = try whole.render(scene.recording, scale: scene.scale)
-            XCTAssertEqual(a.pixels, b.pixels, name)
-            if try XCTUnwrap(parts.lastGPUCommandDump).hasPrefix("part 1 of ") { split += 1 }
-        }
-        // Scenes of plain draws with two or more pieces (most of the 69 such scenes) were replayed in parts.
-        // Frames with clips, layers, gradients or blend modes take the composite route, which stages a frame
-        // whole (docs/ARCHITECTURE.md, "Special paths": parts), so they are compared but not split.
-        XCTAssertGreaterThan(split, 30)
-    }
+    // Every catalogue scene in one-piece parts against the frame staged whole: the conformance suite's
+    // `rasterAtlasInParts`, beside the raster-atlas form whose images it reuses.
 }

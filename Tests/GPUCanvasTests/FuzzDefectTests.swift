@@ -31,7 +31,7 @@ final class FuzzDefectTests: XCTestCase {
     /// The scene on every backend, the reference first.
     func renderAll(_ json: String) throws -> [(name: String, image: RasterImage)] {
         let s = try scene(json)
-        return try Self.backends.map { ($0.name, try CanvasRenderer.strict(backend: $0.backend).render(s.recording, scale: s.scale)) }
+        return try Concurrently.map(Self.backends) { ($0.name, try SharedRenderers.renderer($0.backend).render(s.recording, scale: s.scale)) }
     }
 
     /// Renders `json` on every backend, each of which must throw; returns the distinct messages (one when the
@@ -39,9 +39,11 @@ final class FuzzDefectTests: XCTestCase {
     func errorsOnEveryBackend(_ json: String, file: StaticString = #filePath, line: UInt = #line) throws -> Set<String> {
         let s = try scene(json)
         var messages = Set<String>()
-        for (name, backend) in Self.backends {
-            XCTAssertThrowsError(try CanvasRenderer.strict(backend: backend).render(s.recording, scale: s.scale), name,
-                                 file: file, line: line) { messages.insert("\($0)") }
+        let results = try Concurrently.map(Self.backends) { name, backend in
+            (name, Result { try SharedRenderers.renderer(backend).render(s.recording, scale: s.scale) })
+        }
+        for (name, result) in results {
+            XCTAssertThrowsError(try result.get(), name, file: file, line: line) { messages.insert("\($0)") }
         }
         return messages
     }
@@ -68,7 +70,7 @@ final class FuzzDefectTests: XCTestCase {
         var messages: [String] = []
         for (name, backend) in Self.backends {
             let s = try scene(stroke)
-            XCTAssertThrowsError(try CanvasRenderer.strict(backend: backend).render(s.recording, scale: s.scale), name) { error in
+            XCTAssertThrowsError(try SharedRenderers.renderer(backend).render(s.recording, scale: s.scale), name) { error in
                 messages.append("\(error)")
             }
         }
@@ -78,7 +80,7 @@ final class FuzzDefectTests: XCTestCase {
         let fill = stroke.replacingOccurrences(of: #""op":"stroke""#, with: #""op":"fill""#)
         for (name, backend) in Self.backends {
             let s = try scene(fill)
-            XCTAssertThrowsError(try CanvasRenderer.strict(backend: backend).render(s.recording, scale: s.scale), name) { error in
+            XCTAssertThrowsError(try SharedRenderers.renderer(backend).render(s.recording, scale: s.scale), name) { error in
                 XCTAssertTrue("\(error)".hasPrefix("invalid geometry: draw #0:"), "\(name): \(error)")
             }
         }
@@ -231,7 +233,7 @@ final class FuzzDefectTests: XCTestCase {
         let json = #"{"format":"gpucanvas-scene/1","size":[100,20],"commands":[{"op":"stroke","path":{"elements":[["m",-2000000,10],["l",100,10]]},"shading":{"color":"black"},"dash":[0.00001]}]}"#
         for (name, backend) in Self.backends {
             let s = try scene(json)
-            XCTAssertThrowsError(try CanvasRenderer.strict(backend: backend).render(s.recording, scale: s.scale), name) { error in
+            XCTAssertThrowsError(try SharedRenderers.renderer(backend).render(s.recording, scale: s.scale), name) { error in
                 XCTAssertTrue("\(error)".contains("draw #0") && "\(error)".contains("more than \(Stroker.maxDashesPerPath) dashes"),
                               "\(name): \(error)")
             }
@@ -667,7 +669,7 @@ final class FuzzDefectTests: XCTestCase {
             let s = try Scene(jsonData: Data(json.utf8), baseURL: url.deletingLastPathComponent())
             var messages = Set<String>()
             for (name, backend) in Self.backends {
-                XCTAssertThrowsError(try CanvasRenderer.strict(backend: backend).render(s.recording, scale: s.scale), name) {
+                XCTAssertThrowsError(try SharedRenderers.renderer(backend).render(s.recording, scale: s.scale), name) {
                     messages.insert("\($0)")
                 }
             }

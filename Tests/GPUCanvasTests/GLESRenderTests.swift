@@ -307,7 +307,7 @@ final class GLESReferenceComparisonTests: XCTestCase {
                  file: StaticString = #filePath, line: UInt = #line) throws {
         let reference = try CanvasRenderer(backend: .reference).render(recording, scale: scale)
         for s in PathStrategyKind.allCases {
-            let gl = try CanvasRenderer(backend: .gles(GLESOptions(device: .mesa, pathStrategy: s))).render(recording, scale: scale)
+            let gl = try SharedRenderers.renderer(.gles(GLESOptions(device: .mesa, pathStrategy: s)), policy: .lenient).render(recording, scale: scale)
             let d = gl.difference(from: reference)
             XCTAssertTrue(d.sameSize, "\(name) \(s): sizes differ", file: file, line: line)
             XCTAssertLessThanOrEqual(d.maxDiff, Self.maxChannelDiff, "\(name) \(s): maxDiff", file: file, line: line)

@@ -49,7 +49,7 @@ final class GradientAndBlendTests: XCTestCase, ComparesBackends {
                                  .init(color: .yellow, location: 0.8)])
         let options: [GraphicsContext.GradientOptions] = [[], .repeat, .mirror, .linearColor, [.repeat, .linearColor]]
         for o in options {
-            try render(96, 64, scale: 1.5) { ctx, size in
+            let img = try render(96, 64, scale: 1.5) { ctx, size in
                 let r = CGRect(origin: .zero, size: size)
                 ctx.fill(Path(CGRect(x: 0, y: 0, width: 48, height: 32)),
                          with: .linearGradient(g, startPoint: CGPoint(x: 10, y: 4), endPoint: CGPoint(x: 30, y: 20), options: o))
@@ -62,6 +62,10 @@ final class GradientAndBlendTests: XCTestCase, ComparesBackends {
                                                endCenter: CGPoint(x: 76, y: 50), endRadius: 14, options: o))
                 _ = r
             }
+            // Pixel (0, 0)'s centre is before the linear gradient's start (t = −0.38): padded, the first stop's
+            // red (SwiftUI's (255, 59, 48)); repeated, t = 0.62, between the blue and yellow stops, not red.
+            if o == [] { assertPixel(img, 0, 0, PixelRGBA8(r: 255, g: 59, b: 48, a: 255)) }
+            if o == .repeat { XCTAssertLessThan(img.pixel(x: 0, y: 0).r, 200, "\(img.pixel(x: 0, y: 0))") }
         }
     }
 
@@ -80,7 +84,7 @@ final class GradientAndBlendTests: XCTestCase, ComparesBackends {
         // The ellipse's centre is white.
         // At (60.5, 20.5), √½ from the centre of a 20-unit radius: t = 0.0354, 255·(1 − t) = 246.
         assertPixel(img, 60, 20, PixelRGBA8(r: 246, g: 246, b: 246, a: 255), tolerance: Self.gradientTolerance)
-        try render(60, 60) { ctx, _ in
+        let styles = try render(60, 60) { ctx, _ in
             ctx.fill(Path(CGRect(x: 5, y: 5, width: 50, height: 50)),
                      with: .style(AngularGradient(colors: [.red, .green, .blue], center: .center,
                                                   startAngle: .degrees(-90), endAngle: .degrees(90))))
@@ -89,12 +93,15 @@ final class GradientAndBlendTests: XCTestCase, ComparesBackends {
                                                    endRadius: 30)), lineWidth: 4)
             ctx.fill(Path(CGRect(x: 20, y: 20, width: 20, height: 20)), with: .style(Color.mint.gradient))
         }
+        // The angular gradient runs red → green → blue from −90° to 90° around (30, 30): pixel (45, 29)'s centre
+        // is at −1.85°, t = 0.4897, 97.9 % of the way from red (255, 59, 48) to green (52, 199, 89).
+        assertPixel(styles, 45, 29, PixelRGBA8(r: 56, g: 196, b: 88, a: 255), tolerance: Self.gradientTolerance)
     }
 
     /// Every blend mode over a translucent gradient backdrop, under partial coverage (an anti-aliased circle)
     /// and with a translucent source: the GL routes equal the reference's formulas.
     func testEveryBlendModeAgreesAcrossBackends() throws {
-        try render(112, 64) { ctx, _ in
+        let img = try render(112, 64) { ctx, _ in
             ctx.fill(Path(CGRect(x: 0, y: 0, width: 112, height: 64)),
                      with: .linearGradient(Gradient(colors: [.red.opacity(0.6), .cyan, .yellow.opacity(0.3)]),
                                            startPoint: .zero, endPoint: CGPoint(x: 112, y: 64)))
@@ -106,6 +113,10 @@ final class GradientAndBlendTests: XCTestCase, ComparesBackends {
                        with: .color(Color(red: 0.2 + 0.02 * Double(mode), green: 0.5, blue: 0.8, opacity: 0.75)))
             }
         }
+        // Inside circle 16 (.clear) nothing is left; inside circle 17 (.copy) the source alone, premultiplied:
+        // (0.54, 0.5, 0.8) × 0.75 = (103.3, 95.6, 153, 191.3).
+        assertPixel(img, 39, 39, PixelRGBA8(r: 0, g: 0, b: 0, a: 0))
+        assertPixel(img, 55, 39, PixelRGBA8(r: 103, g: 96, b: 153, a: 191))
     }
 
     /// Formulas on known pixels: multiply of opaque grey over opaque grey, screen, destinationOut, and
@@ -254,13 +265,16 @@ final class GradientAndBlendTests: XCTestCase, ComparesBackends {
         assertPixel(img, 31, 1, PixelRGBA8(r: device, g: device, b: device, a: 255), tolerance: Self.gradientTolerance)
         // Every shading and colour mode agree across backends with perceptual stops.
         for mode in ColorRenderingMode.allCases {
-            try render(48, 24, colorMode: mode) { ctx, _ in
+            let img = try render(48, 24, colorMode: mode) { ctx, _ in
                 ctx.fill(Path(CGRect(x: 0, y: 0, width: 48, height: 24)),
                          with: .style(LinearGradient(colors: [.red, .blue], startPoint: .leading, endPoint: .trailing)
                             .colorSpace(.perceptual)))
                 ctx.fill(Path(ellipseIn: CGRect(x: 8, y: 2, width: 30, height: 20)),
                          with: .style(Color.orange.gradient.colorSpace(.perceptual)))
             }
+            // Pixel (0, 0) is 1 % along red → blue, outside the ellipse: opaque and still red in any mode.
+            let left = img.pixel(x: 0, y: 0)
+            XCTAssertTrue(left.a == 255 && left.r >= 240 && left.b <= 60, "\(mode): \(left)")
         }
     }
 }

@@ -79,12 +79,16 @@ final class ImageDrawingTests: XCTestCase, ComparesBackends {
             assertPixel(img, 7, y, PixelRGBA8(r: 255, g: 0, b: 0, a: 255), tolerance: 0)
         }
         // Bilinear tiles agree across backends too, rotated and scaled.
-        try render(40, 30) { ctx, _ in
+        let tiles = try render(40, 30) { ctx, _ in
             var c = ctx
             c.rotate(by: .degrees(20))
             c.fill(Path(ellipseIn: CGRect(x: 5, y: -5, width: 30, height: 25)),
                    with: .tiledImage(Image(Self.quad), origin: CGPoint(x: 0.3, y: 0.7), scale: 2.5))
         }
+        // (39.5, 29.5) is (47.2, 14.2) in the rotated space, right of the ellipse: clear. The quad is opaque,
+        // so the ellipse's inside is too: (20.5, 15.5) is (24.6, 7.6) there, well inside.
+        assertPixel(tiles, 39, 29, PixelRGBA8(r: 0, g: 0, b: 0, a: 0), tolerance: 0)
+        XCTAssertEqual(tiles.pixel(x: 20, y: 15).a, 255)
     }
 
     func testImagesFromPNGDataFilesAndRenderers() throws {

@@ -166,7 +166,7 @@ final class SystemImageTests: XCTestCase, ComparesBackends {
             XCTAssertTrue(img.pixels.allSatisfy { $0 == 0 }, "\(backend)")
             XCTAssertEqual(renderer.lastReport.diagnostics.map(\.description), [expected], "\(backend)")
             XCTAssertEqual(renderer.lastReport.diagnostics.first?.kind, .unknownSystemImage)
-            XCTAssertThrowsError(try CanvasRenderer.strict(backend: backend).render(r)) { XCTAssertEqual("\($0)", expected) }
+            XCTAssertThrowsError(try SharedRenderers.renderer(backend).render(r)) { XCTAssertEqual("\($0)", expected) }
         }
     }
 

@@ -117,7 +117,9 @@ final class TextRunTests: XCTestCase {
             }
         }
         let gl = try CanvasRenderer(backend: .gles(Self.mesaAtlas))
-        let image = try gl.render(size: size, draw)
+        // The reference beside GLES (`Concurrently`).
+        let (reference, image) = try Concurrently.run({ try CanvasRenderer(backend: .reference).render(size: size, draw) },
+                                                      { try gl.render(size: size, draw) })
         let dump = try XCTUnwrap(gl.lastGPUCommandDump)
         XCTAssertTrue(dump.contains("text piles composited"), dump)
         let stats = gl.glyphCacheStatistics
@@ -127,7 +129,7 @@ final class TextRunTests: XCTestCase {
             XCTAssertLessThan(stats.masks, stats.maskMisses, "\(stats): a cache started over within the frame")
         }
         XCTAssertLessThanOrEqual(stats.maskBytes, 8 * GlyphMaskCache.maxBytes, "\(stats)")
-        let d = image.difference(from: try CanvasRenderer(backend: .reference).render(size: size, draw))
+        let d = image.difference(from: reference)
         XCTAssertTrue(d.meetsDefaultBar, "\(d)")
     }
 

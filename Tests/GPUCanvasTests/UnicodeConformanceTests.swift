@@ -247,12 +247,11 @@ extension UnicodeConformanceTests {
         XCTAssertEqual(wrapped.glyphs.filter { $0.faceID == emoji.id }.count, colourGlyphsAlone,
                        "the wrapped text has every sequence's colour glyphs: none lost or merged")
         let started = Date()
-        var images: [(String, RasterImage)] = []
-        for (name, backend) in FuzzDefectTests.backends {
-            let image = try CanvasRenderer(backend: backend).render(size: frame.size, scale: 1, colorMode: .nonLinear) {
+        let images: [(String, RasterImage)] = try Concurrently.map(FuzzDefectTests.backends) { name, backend in
+            let image = try SharedRenderers.renderer(backend, policy: .lenient).render(size: frame.size, scale: 1, colorMode: .nonLinear) {
                 ctx, _ in ctx.draw(Text(verbatim: text).font(.system(size: 9)), in: frame)
             }
-            images.append((name, image))
+            return (name, image)
         }
         print("emoji-test: \(sequences.count) sequences drawn on \(images.count) backends in "
               + String(format: "%.1f", Date().timeIntervalSince(started)) + " s")
@@ -304,7 +303,7 @@ extension UnicodeConformanceTests {
         var errors: [(String, String)] = []
         for (name, backend) in FuzzDefectTests.backends {
             do {
-                images.append((name, try CanvasRenderer(backend: backend).render(scene.recording, scale: scene.scale)))
+                images.append((name, try SharedRenderers.renderer(backend, policy: .lenient).render(scene.recording, scale: scene.scale)))
             } catch {
                 errors.append((name, "\(error)"))
             }

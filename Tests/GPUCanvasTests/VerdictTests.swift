@@ -61,10 +61,10 @@ final class VerdictTests: XCTestCase {
         }),
     ]
 
-    func renderers() throws -> [(String, CanvasRenderer)] {
-        var list = [("reference", try CanvasRenderer.strict(backend: .reference))]
+    func renderers() throws -> [(String, SharedRenderer)] {
+        var list = [("reference", try SharedRenderers.renderer(.reference))]
         for s in PathStrategyKind.allCases {
-            list.append((s.rawValue, try CanvasRenderer.strict(backend: .gles(GLESOptions(device: .mesa, pathStrategy: s)))))
+            list.append((s.rawValue, try SharedRenderers.renderer(.gles(GLESOptions(device: .mesa, pathStrategy: s)))))
         }
         return list
     }

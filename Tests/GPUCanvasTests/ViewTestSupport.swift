@@ -5,27 +5,26 @@ import XCTest
 /// What the view tests share: rendering a view on the reference and the default GLES backend (checking the two
 /// agree by docs/DESIGN-NOTES.md's default bar), a pixel assertion, and the laid-out tree of a view.
 enum ViewTesting {
-    /// The reference and the product's GLES renderer (llvmpipe headless), created once per test run.
-    nonisolated(unsafe) static var cached: [(name: String, renderer: CanvasRenderer)]?
-
-    static func renderers() throws -> [(name: String, renderer: CanvasRenderer)] {
-        if let cached { return cached }
-        let list = [("reference", try CanvasRenderer.strict(backend: .reference)),
-                    ("gles", try CanvasRenderer.strict(backend: .gles(GLESOptions(device: .mesa))))]
-        cached = list
-        return list
+    /// The reference and the product's GLES renderer (llvmpipe headless), shared (`SharedRenderers`).
+    static func renderers() throws -> [(name: String, renderer: SharedRenderer)] {
+        [("reference", try SharedRenderers.renderer(.reference)),
+         ("gles", try SharedRenderers.renderer(.gles(GLESOptions(device: .mesa))))]
     }
 
     /// Renders `view` proposed `size` at time `time` on both backends; returns the reference's image.
     static func render<V: View>(_ view: V, size: CGSize, time: TimeInterval = 0, scale: CGFloat = 1,
                                 startDate: Date = ImageRenderer<V>.defaultStartDate,
                                 file: StaticString = #filePath, line: UInt = #line) throws -> RasterImage {
-        let images = try renderers().map { _, renderer -> RasterImage in
+        func image(_ renderer: SharedRenderer) throws -> RasterImage {
             let r = ImageRenderer(content: view, startDate: startDate)
             r.proposedSize = ProposedViewSize(size)
             r.scale = scale
             return try r.render(at: time, with: renderer)
         }
+        let all = try renderers()
+        // The reference beside GLES (`Concurrently`).
+        let pair = try Concurrently.run({ try image(all[0].renderer) }, { try image(all[1].renderer) })
+        let images = [pair.0, pair.1]
         let d = images[1].difference(from: images[0])
         XCTAssertTrue(d.meetsDefaultBar, "gles vs reference: \(d)", file: file, line: line)
         return images[0]
