@@ -130,6 +130,7 @@ final class AnimateCLITests: XCTestCase {
     /// Ctrl-C in the middle of a long export: exit 130, a message saying how far it got, and no file or
     /// temporary file left (and no ffmpeg left running: the export waits for it).
     func testInterruptLeavesNoFile() throws {
+        try TestTier.requireThorough()
         for name in ["long.apng", "long.mp4"] {
             if name.hasSuffix("mp4"), FFmpegDestination.locate() == nil { continue }
             let r = try run(["animate", "--example", "clock", "--frames", "100000", "--size", "64x64", "-o", tmp.appendingPathComponent(name).path],

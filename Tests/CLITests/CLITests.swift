@@ -276,6 +276,7 @@ final class CLITests: XCTestCase {
     }
 
     func testExamplesRenderToADirectory() throws {
+        try TestTier.requireThorough()
         let dir = tmp.appendingPathComponent("demo")
         let r = try run(["examples", "--render-to", dir.path])
         XCTAssertEqual(r.status, 0, r.stderr)
@@ -390,6 +391,7 @@ final class CLITests: XCTestCase {
     // `examples --render-to`); `render --example NAME -o` itself: `testRenderExampleWritesThePNG` and `renderExample`.
 
     func testCompositingExamplesMeetTheDefaultBarBetweenBackends() throws {
+        try TestTier.requireThorough()
         // Two `compare` processes at a time: each draws the reference on one thread.
         let examples = Self.compositingExamples
         let runs = UnsafeMutableBufferPointer<Result<Run, Error>?>.allocate(capacity: examples.count)

@@ -122,6 +122,7 @@ final class OneShotCLITests: XCTestCase {
     }
 
     func testPNGCompressionOptionWritesTheSamePixels() throws {
+        try TestTier.requireThorough()
         var sizes: [String: Int] = [:]
         for c in ["fastest", "default", "smallest"] {
             let r = try run(["render", "--example", "gradient-gallery", "--backend", "reference", "-o", path("\(c).png"), "--png-compression", c])
@@ -298,6 +299,7 @@ final class OneShotCLITests: XCTestCase {
     }
 
     func testBenchColdPrintsTheTableForEachMode() throws {
+        try TestTier.requireThorough()
         let r = try run(["bench", "--cold", "--example", "ellipse", "--runs", "1", "--device", "mesa"])
         XCTAssertEqual(r.status, 0, r.stderr)
         for mode in ["gles, empty cache", "gles, warm cache", "reference"] {

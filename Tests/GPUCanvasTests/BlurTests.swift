@@ -32,6 +32,7 @@ final class BlurTests: XCTestCase, ComparesBackends {
     /// The alpha across a blurred straight edge is the Gaussian's integral, Φ((x + ½ − 48)/σ), on every
     /// backend: σ = 1.5 runs at full resolution, σ = 8 and 20 on the downsampled grid (F = 4, 16).
     func testEdgeProfileIsTheGaussianIntegral() throws {
+        try TestTier.requireThorough()
         for sigma in [0.8, 1.5, 2.9, 3.2, 4.5, 6.1, 8, 12.5, 20, 25] as [CGFloat] {
             let images = try Self.clearCanvasEdge(sigma)
             for (k, image) in images.enumerated() {

@@ -65,6 +65,7 @@ final class ColorModeTests: XCTestCase {
 
     /// Clips, layers, blend modes and images agree across backends in the linear modes too.
     func testCompositingAgreesInLinearModes() throws {
+        try TestTier.requireThorough()
         let image = RasterImage(width: 2, height: 1, pixels: [255, 0, 0, 255, 0, 128, 0, 128])
         for mode in [ColorRenderingMode.linear, .extendedLinear] {
             let img = try render(mode, 48, 32) { ctx, _ in

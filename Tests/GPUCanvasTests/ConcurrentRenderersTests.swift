@@ -31,6 +31,7 @@ final class ConcurrentRenderersTests: XCTestCase {
     }
 
     func testRenderersOnSeveralThreadsAtOnceGiveTheirSoloBytes() throws {
+        try TestTier.requireThorough()
         let backends: [CanvasRenderer.Backend] = [
             .gles(GLESOptions(device: .mesa)),
             .gles(GLESOptions(device: .mesa, pathStrategy: .gpuTessellation)),

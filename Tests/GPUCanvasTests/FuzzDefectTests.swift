@@ -230,6 +230,7 @@ final class FuzzDefectTests: XCTestCase {
     /// The budget still bounds what a pattern really puts on the canvas: [10⁻⁵] along the same line has
     /// 5·10⁶ dashes within the canvas's 100 px, more than `maxDashesPerPath`, on every backend.
     func testDashBudgetStillCountsVisibleDashes() throws {
+        try TestTier.requireThorough()
         let json = #"{"format":"gpucanvas-scene/1","size":[100,20],"commands":[{"op":"stroke","path":{"elements":[["m",-2000000,10],["l",100,10]]},"shading":{"color":"black"},"dash":[0.00001]}]}"#
         for (name, backend) in Self.backends {
             let s = try scene(json)
@@ -297,6 +298,7 @@ final class FuzzDefectTests: XCTestCase {
     /// billions of cap points (a 64 GB allocation, an abort on every backend). Now the reservation stops at the
     /// outline limit and the stroke is the limit's clean error, the same on every backend.
     func testHugeRoundCappedDashedStrokeIsAnErrorNotAnAbort() throws {
+        try TestTier.requireThorough()
         let json = #"{"format": "gpucanvas-scene/1", "size": [1, 1], "commands": [{"op": "stroke", "path": "0 0 l 0 -30000000 0 0 v", "shading": {"color": "black"}, "lineWidth": 1000000000000, "lineCap": "round", "dash": [20, 10, 20, 4]}]}"#
         let messages = try errorsOnEveryBackend(json)
         XCTAssertEqual(messages.count, 1, "\(messages)")
@@ -602,6 +604,7 @@ final class FuzzDefectTests: XCTestCase {
     /// An ordinary two-point gradient over a social card at 2× (2400 × 1260 px) reaches 2460 px from its
     /// corners: drawn, and alike on every backend (a first reach limit of 2048 px refused it).
     func testTwoPointRadialGradientOverALargeCanvasDraws() throws {
+        try TestTier.requireThorough()
         let drawn = try renderAll(##"{"format":"gpucanvas-scene/1","size":[1200,630],"scale":2,"commands":[{"op":"fill","path":{"rect":[0,0,1200,630]},"shading":{"radialGradient":{"colors":["#ff0066","#3300ff"]},"startCenter":[100,80],"startRadius":10,"endCenter":[900,500],"endRadius":700}}]}"##)
         assertSame(drawn, maxDiff: Self.barMaxDiff, over2: Self.barOver2)
         // At the start centre the largest circle through it has t·|c₁ − c₀| = r₀ + t·(r₁ − r₀):

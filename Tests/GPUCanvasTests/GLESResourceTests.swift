@@ -96,6 +96,7 @@ final class GLESResourceTests: XCTestCase {
 
     /// The compositing encoder's layers, clip-mask pages and paint data come from the same pool every frame.
     func testThousandCompositedFramesKeepGLObjectsFlat() throws {
+        try TestTier.requireThorough()
         for s in PathStrategyKind.allCases {
             for route in BlendRoute.allCases {
                 let r = try CanvasRenderer(backend: .gles(GLESOptions(device: .mesa, pathStrategy: s, blendRoute: route)))
@@ -132,6 +133,7 @@ final class GLESResourceTests: XCTestCase {
     /// Filter images come from the pool like layers: `soakFrames` frames of blurs, shadows and projections keep the GL
     /// objects and the resident set flat.
     func testThousandFilteredFramesKeepGLObjectsFlat() throws {
+        try TestTier.requireThorough()
         let r = try CanvasRenderer(backend: .gles(GLESOptions(device: .mesa)))
         try Self.assertFlatOverSoakFrames(r, "filtered", Self.filteredFrame)
     }

@@ -45,6 +45,7 @@ final class GradientAndBlendTests: XCTestCase, ComparesBackends {
     }
 
     func testEveryGradientKindAndSpreadAgreesAcrossBackends() throws {
+        try TestTier.requireThorough()
         let g = Gradient(stops: [.init(color: .red, location: 0.2), .init(color: .blue.opacity(0.5), location: 0.5),
                                  .init(color: .yellow, location: 0.8)])
         let options: [GraphicsContext.GradientOptions] = [[], .repeat, .mirror, .linearColor, [.repeat, .linearColor]]
@@ -101,6 +102,7 @@ final class GradientAndBlendTests: XCTestCase, ComparesBackends {
     /// Every blend mode over a translucent gradient backdrop, under partial coverage (an anti-aliased circle)
     /// and with a translucent source: the GL routes equal the reference's formulas.
     func testEveryBlendModeAgreesAcrossBackends() throws {
+        try TestTier.requireThorough()
         let img = try render(112, 64) { ctx, _ in
             ctx.fill(Path(CGRect(x: 0, y: 0, width: 112, height: 64)),
                      with: .linearGradient(Gradient(colors: [.red.opacity(0.6), .cyan, .yellow.opacity(0.3)]),

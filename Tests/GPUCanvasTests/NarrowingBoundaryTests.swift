@@ -138,6 +138,7 @@ final class NarrowingBoundaryTests: XCTestCase {
     /// Stroke and dash counts (`Stroke`'s and `Flatten`'s `Int(…)` of estimated segment counts, capped before
     /// converting): a line width of 2¹⁵ and 10³⁰⁰ and a dash of 2⁻³¹.
     func testStrokeCountsAtTheBoundaries() throws {
+        try TestTier.requireThorough()
         for (width, dash) in [("32768", "[1]"), ("1e300", "[]"), ("1", "[4.656612873077393e-10]")] {
             let json = #"{"format":"gpucanvas-scene/1","size":[8,8],"commands":[{"op":"stroke","path":"0 4 m 8 4 l","shading":{"color":"black"},"lineWidth":"# + width + #","dash":"# + dash + #"}]}"#
             try outcome(json)
@@ -149,6 +150,7 @@ final class NarrowingBoundaryTests: XCTestCase {
     /// shared, so they draw alike; more distinct rows than GLES holds are refused by GLES (a GLES limit, as the
     /// clip-mask budget is), never a trap.
     func testPaintRowsAtTheBoundaries() throws {
+        try TestTier.requireThorough()
         func json(_ count: Int, distinct: Bool) -> String {
             let draws = (0 ..< count).map { i in
                 #"{"op":"fill","path":{"rect":["# + "\(i % 8)" + #",0,1,1]},"shading":{"linearGradient":{"colors":["red","blue"]},"start":[0,0],"end":["# + (distinct ? "\(8 + Double(i) / 1024)" : "8") + #",0]}}"#

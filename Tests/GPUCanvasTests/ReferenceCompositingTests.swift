@@ -215,6 +215,7 @@ final class ReferenceCompositingTests: XCTestCase {
     }
 
     func testSameRecordingRendersIdenticalBytesAndReportsSpeed() throws {
+        try TestTier.requireThorough()
         let recording = Recording(size: CGSize(width: 1024, height: 1024), renderer: Self.ellipses)
         let renderer = try CanvasRenderer(backend: .reference)
         let start = Date()

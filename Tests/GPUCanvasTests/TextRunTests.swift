@@ -101,6 +101,7 @@ final class TextRunTests: XCTestCase {
     /// while its strip is composited: masks evicted mid-strip stay valid until the strip is done, so the
     /// frame still matches the reference, and the cache stays within its bound.
     func testMasksEvictedWhileCompositingStayValid() throws {
+        try TestTier.requireThorough()
         // ~1500 placements of 62 letters at 8 sizes of 180–250 px and 4 subpixel steps: ~20 KiB a mask, more
         // distinct ones than the two workers' 2 × 8 MiB hold.
         let size = CGSize(width: 1024, height: 1024)

@@ -94,6 +94,7 @@ extension UnicodeConformanceTests {
     ///   embedding's;
     /// - 1: 64 nested brackets: BD16 stops pairing when its 63-entry stack is full, ICU goes on.
     func testBidiCharacterTestPassRate() throws {
+        try TestTier.requireThorough()
         var passed = 0, total = 0
         var failures: [String] = []
         for line in try Self.dataLines(Self.bidiCharacterTest) where !line.hasPrefix("#") {
@@ -223,6 +224,7 @@ extension UnicodeConformanceTests {
     /// minimally-qualified one as one colour glyph, and all of them draw in one frame on the reference and on
     /// GLES (both path strategies) within the project's bar.
     func testEveryEmojiTestSequenceDrawsOnBothBackends() throws {
+        try TestTier.requireThorough()
         let emoji = try colorEmojiFace()
         let sequences = try Self.emojiSequences()
         XCTAssertGreaterThan(sequences.count, 4700, "emoji-test.txt 15.0 lists 4 733 sequences")
@@ -400,6 +402,7 @@ extension UnicodeConformanceTests {
     /// 100 000 characters, with spaces and without: wrapped by UAX #14 (or between graphemes where there is no
     /// opportunity), drawn at a point and in a rect.
     func testHundredThousandCharacterStrings() throws {
+        try TestTier.requireThorough()
         let letters = String(repeating: "x", count: 100_000)
         let advance = try layout("x", family: "DejaVu Sans").size.width
         let wrapped = try layout(letters, family: "DejaVu Sans", maxWidth: 300)

@@ -130,6 +130,7 @@ final class ViewSocialCardTests: XCTestCase {
     }
 
     func testPixelsOnBothBackends() throws {
+        try TestTier.requireThorough()
         let image = try ViewTesting.render(SocialCard(avatar: SocialCard.photo), size: CGSize(width: 1200, height: 630))
         XCTAssertEqual(image.width, 1200)
         XCTAssertEqual(image.height, 630)
