@@ -155,8 +155,8 @@ package final class GLESBackend: RenderBackend {
     /// `atlasSizeLimit` (tests): atlases no larger than this, so that a small scene fills several.
     /// `partPixelLimit` (tests): raster-atlas frames are staged and replayed in parts of at most this many
     /// box pixels (`RasterAtlasStrategy.partPixels`), so that a small scene takes several.
-    /// `textRunAreaLimit` (tests): text runs' boxes hold at most this many pixels (`textRunMaxArea`).
-    package init(options: GLESOptions, atlasSizeLimit: Int? = nil, partPixelLimit: Int? = nil, textRunAreaLimit: Int? = nil,
+    /// `textPileAreaLimit` (tests): text piles' boxes hold at most this many pixels (`pileMaxArea`).
+    package init(options: GLESOptions, atlasSizeLimit: Int? = nil, partPixelLimit: Int? = nil, textPileAreaLimit: Int? = nil,
          features: Lowering.Features = .drawnByBothBackends) throws {
         self.options = options
         encoder = FrameEncoder(features: features)
@@ -187,7 +187,7 @@ package final class GLESBackend: RenderBackend {
                                            maxTextureSize: min(context.maxTextureSize, atlasSizeLimit ?? .max),
                                            workers: encoder.workers,
                                            partPixels: partPixelLimit ?? RasterAtlasStrategy.defaultPartPixels,
-                                           textRunMaxArea: textRunAreaLimit ?? RasterAtlasStrategy.defaultTextRunMaxArea)
+                                           pileMaxArea: textPileAreaLimit ?? RasterAtlasStrategy.defaultPileMaxArea)
         case .gpuTessellation:
             strategy = TessellationStrategy(maxTextureSize: min(context.maxTextureSize, atlasSizeLimit ?? .max))
         }

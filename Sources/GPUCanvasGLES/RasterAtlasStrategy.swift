@@ -9,7 +9,7 @@
 // A frame goes:
 // 1. `beginFrame`: each path's pixel box is cut into pieces of at most `maxPiece` (the accumulator's working
 //    size), and the pieces into parts of at most `partPixels` box pixels, so that memory stays bounded.
-// 2. Per part, on all cores (pieces split into contiguous runs of about equal work, so the output does not
+// 2. Per part, on all cores (pieces split into contiguous shares of about equal work, so the output does not
 //    depend on timing): coverage of a piece into the worker's scratch, then its horizontal bands trimmed to
 //    the covered columns, each copied compactly into the worker's band arena.
 // 3. In order: bands are shelf-packed into a 2048-wide atlas; a full atlas starts a new batch.
@@ -24,7 +24,7 @@
 //   from `Lowering.solidStrokeWidth` are searched: thin strokes have no interiors.
 // - text piles (`TextPile`): a line of text is mostly blank between and around its glyphs, so its bands are
 //   ~3× its inked pixels. Consecutive text pieces that pile up over the clear colour are composited on the
-//   CPU, straight from their glyph masks, into tiles that start from that colour; each tile is one rectangle.
+//   CPU, straight from their glyph masks, into pieces that start from that colour; each piece is one rectangle.
 
 import Foundation
 
@@ -67,29 +67,29 @@ final class RasterAtlasStrategy: PathStrategy {
     private var batches: [Batch] = []
     /// Baked paint: each path's colour as 8.24 fixed point (kept across frames for its capacity).
     private var paintColors: [SIMD4<UInt32>] = []
-    /// Baked paint: the frame's runs of text pieces composited on the CPU (`findFramePiles`).
+    /// Baked paint: the frame's piles of text pieces composited on the CPU (`findFramePiles`).
     private var framePiles: [FramePile] = []
     private struct FramePile {
         var pieces: Range<Int>
         var box: PixelRect
-        /// The texel every tile of the run starts from: the frame's clear colour (`TextPile`).
+        /// The texel every piece of the pile starts from: the frame's clear colour (`TextPile`).
         var base: UInt32
     }
-    /// The part's text piles and their tiles, with part-local piece indices (`selectPiles`).
+    /// The part's text piles and their pieces, with part-local piece indices (`selectPiles`).
     private var piles: [TextPile] = []
     private var pilePieces: [PilePiece] = []
     /// Per piece of the part: it belongs to a text pile (it gets no bands of its own).
     private var inTextPile: [Bool] = []
 
     /// Baked paint: consecutive text pieces whose boxes pile up are composited source-over on the CPU, in
-    /// draw order, into tiles of premultiplied BGRA8, each drawn source-over as one rectangle like a band.
+    /// draw order, into pieces of premultiplied BGRA8, each drawn source-over as one rectangle like a band.
     ///
-    /// Only where the frame still holds its clear colour under the whole run, and that colour is opaque
-    /// (a chart's labels on its background) or transparent: the tile then starts from that colour, each draw
-    /// is blended and rounded to 8 bits as the frame's own blend would round it, and the tile replaces the
-    /// pixels (opaque) or lands on transparent ones. That is the arithmetic of drawing one by one. A tile that
+    /// Only where the frame still holds its clear colour under the whole pile, and that colour is opaque
+    /// (a chart's labels on its background) or transparent: the piece then starts from that colour, each draw
+    /// is blended and rounded to 8 bits as the frame's own blend would round it, and the piece replaces the
+    /// pixels (opaque) or lands on transparent ones. That is the arithmetic of drawing one by one. A piece that
     /// started transparent over pixels already drawn would stand for the draws only up to rounding
-    /// (source-over is associative in exact arithmetic, not in 8 bits), past the bar: such runs keep their
+    /// (source-over is associative in exact arithmetic, not in 8 bits), past the bar: such piles keep their
     /// bands.
     private struct TextPile {
         var pieces: Range<Int>
@@ -97,7 +97,7 @@ final class RasterAtlasStrategy: PathStrategy {
         var base: UInt32
     }
 
-    /// A tile of a text pile: at most `maxPiece`, placed in the atlas like a band.
+    /// A piece of a text pile: at most `maxPiece`, placed in the atlas like a band.
     private struct PilePiece {
         var run: Int
         var rect: PixelRect
@@ -111,15 +111,15 @@ final class RasterAtlasStrategy: PathStrategy {
     }
     private var drawItems: [DrawItem] = []
 
-    /// A run of text pieces is composited on the CPU when their boxes add up to at least this many times the
-    /// run's bounding box: a tile pays from about 1.5 layers of text (docs/performance.md), so the odd label
+    /// A pile of text pieces is composited on the CPU when their boxes add up to at least this many times the
+    /// pile's bounding box: a pile pays from about 1.5 layers of text (docs/performance.md), so the odd label
     /// far from the next keeps its bands.
     static let pileMinOverdraw = 2.0
-    /// Most pixels a run's box may hold (`textRunMaxArea`, lowered by tests): its tiles are staged whole (4
+    /// Most pixels a pile's box may hold (`pileMaxArea`, lowered by tests): its pieces are staged whole (4
     /// bytes a pixel), so this is the staging a part holds by default (`defaultPartPixels`), whatever the
-    /// renderer's own part limit (runs do not depend on it, so that a frame gives the same bytes in parts).
-    static let defaultTextRunMaxArea = defaultPartPixels
-    let textRunMaxArea: Int
+    /// renderer's own part limit (piles do not depend on it, so that a frame gives the same bytes in parts).
+    static let defaultPileMaxArea = defaultPartPixels
+    let pileMaxArea: Int
 
     /// Baked paint: a band's columns of full coverage on all its rows (a shape's interior) are drawn from a
     /// one-row strip of the path's full-coverage texel when they hold at least this many pixels. Each such
@@ -254,10 +254,10 @@ final class RasterAtlasStrategy: PathStrategy {
     }
 
     init(format: TextureFormat = .r8, paint: Bool = false, maxTextureSize: Int, workers: Int,
-         partPixels: Int = defaultPartPixels, textRunMaxArea: Int = defaultTextRunMaxArea) {
+         partPixels: Int = defaultPartPixels, pileMaxArea: Int = defaultPileMaxArea) {
         self.format = format
         self.partPixels = partPixels
-        self.textRunMaxArea = textRunMaxArea
+        self.pileMaxArea = pileMaxArea
         self.paint = paint && format == .r8
         atlasWidth = min(2048, maxTextureSize)
         atlasMaxHeight = min(8192, maxTextureSize)
@@ -305,7 +305,7 @@ final class RasterAtlasStrategy: PathStrategy {
             pilesOver = over
         }
         // Text piles are found over the whole frame, so that parts do not change which pieces are composited
-        // on the CPU: a run is never split between parts and counts as its bounding box, what it stages.
+        // on the CPU: a pile is never split between parts and counts as its bounding box, what it stages.
         findFramePiles(paths, over: pilesOver)
         partRanges = splits ? cutParts() : [0 ..< framePieces.count]
         return partRanges.count
@@ -339,7 +339,7 @@ final class RasterAtlasStrategy: PathStrategy {
     }
 
     /// Steps 2–4 for one part: its bands, packed into atlas batches, their texels staged; the bands in draw
-    /// order (a baked-paint band with a solid interior as up to three rectangles, pieces of text piles where their runs
+    /// order (a baked-paint band with a solid interior as up to three rectangles, pieces of text piles where their piles
     /// come) and the shelf uploads of each batch.
     func coverage(part: Int, _ paths: [PreparedPath], stores: [Polygons], output: CoverageOutput, atlas: TextureRef,
                   into cb: inout CommandBuffer) -> CoverageSet {
@@ -359,7 +359,7 @@ final class RasterAtlasStrategy: PathStrategy {
 
     // MARK: Step 2: coverage and bands
 
-    /// Coverage and bands of the part's pieces on all cores (pieces split into contiguous runs of about equal
+    /// Coverage and bands of the part's pieces on all cores (pieces split into contiguous shares of about equal
     /// work, so the output does not depend on timing); returns how many workers took part.
     private func rasterize(_ paths: [PreparedPath], stores: [Polygons], form: AtlasForm) -> Int {
         let inTextPile = self.inTextPile
@@ -376,7 +376,7 @@ final class RasterAtlasStrategy: PathStrategy {
             let worker = states[w]
             worker.arenaUsed = 0
             worker.bands.removeAll(keepingCapacity: true)
-            // A text pile's pieces get no bands: they are composited into its tiles (step 4).
+            // A text pile's pieces get no bands: they are composited into its pieces (step 4).
             for i in ranges[w] where !inTextPile[i] {
                 worker.storeBands(of: i, pieces[i], paths[pieces[i].path], stores: stores, form: form)
             }
@@ -387,7 +387,7 @@ final class RasterAtlasStrategy: PathStrategy {
     // MARK: Step 3: packing
 
     /// The bands and pieces of text piles, in draw order, shelf-packed into `atlasWidth`-wide atlases (workers own
-    /// contiguous runs of pieces, so their band lists concatenate in order); a full atlas starts a new batch.
+    /// contiguous shares of pieces, so their band lists concatenate in order); a full atlas starts a new batch.
     private func pack(workers used: Int, padding pad: Int) {
         var packer = ShelfPacker(width: atlasWidth, maxHeight: atlasMaxHeight, tight: true)
         batches.removeAll(keepingCapacity: true)
@@ -457,7 +457,7 @@ final class RasterAtlasStrategy: PathStrategy {
     // MARK: Step 4: staging
 
     /// The atlas declared and each shelf's staging reserved; band texels copied (or, in baked paint, baked
-    /// through the path's colour table) into it on all cores; text piles composited into their tiles.
+    /// through the path's colour table) into it on all cores; text piles composited into their pieces.
     private func stage(_ paths: [PreparedPath], stores: [Polygons], form: AtlasForm, workers used: Int,
                        atlas: TextureRef, into cb: inout CommandBuffer) {
         let atlasBpp = form.atlas.bytesPerTexel
@@ -580,7 +580,7 @@ final class RasterAtlasStrategy: PathStrategy {
         }
     }
 
-    /// Finds the frame's text piles: maximal runs of consecutive pieces drawn from glyph masks, at least two,
+    /// Finds the frame's text piles: maximal sequences of consecutive pieces drawn from glyph masks, at least two,
     /// whose boxes add up to `pileMinOverdraw` times their bounding box, over pixels that still hold a
     /// clear colour that is opaque or transparent (`TextPile`).
     private func findFramePiles(_ paths: [PreparedPath], over clear: RGBA?) {
@@ -588,7 +588,7 @@ final class RasterAtlasStrategy: PathStrategy {
         guard let clear else { return }
         let clearIsPlain = clear.a == 1 || (clear.a == 0 && clear.r == 0 && clear.g == 0 && clear.b == 0)
         let isText = { (k: Int) in !paths[self.framePieces[k].path].glyphs.isEmpty }
-        /// The text pieces from `i` on, as a run if they qualify.
+        /// The text pieces from `i` on, as a pile if they qualify.
         func run(from i: Int) -> (end: Int, run: FramePile?) {
             var j = i, area = 0
             var x0 = Int.max, y0 = Int.max, x1 = Int.min, y1 = Int.min
@@ -596,8 +596,8 @@ final class RasterAtlasStrategy: PathStrategy {
                 let r = framePieces[j].rect
                 let nx0 = min(x0, r.x), ny0 = min(y0, r.y)
                 let nx1 = max(x1, r.x + r.width), ny1 = max(y1, r.y + r.height)
-                // A run stages its box: past `textRunMaxArea` the next piece starts another candidate.
-                if j > i, (nx1 - nx0) * (ny1 - ny0) > textRunMaxArea { break }
+                // A pile stages its box: past `pileMaxArea` the next piece starts another candidate.
+                if j > i, (nx1 - nx0) * (ny1 - ny0) > pileMaxArea { break }
                 area += r.area
                 (x0, y0, x1, y1) = (nx0, ny0, nx1, ny1)
                 j += 1
@@ -623,8 +623,8 @@ final class RasterAtlasStrategy: PathStrategy {
         }
     }
 
-    /// The text piles among the frame pieces `part` (whole runs: parts never split one), with part-local
-    /// piece indices, each run's box cut into tiles of at most `maxPiece`.
+    /// The text piles among the frame pieces `part` (whole piles: parts never split one), with part-local
+    /// piece indices, each pile's box cut into pieces of at most `maxPiece`.
     private func selectPiles(framePieces part: Range<Int>) {
         piles.removeAll(keepingCapacity: true)
         pilePieces.removeAll(keepingCapacity: true)
@@ -650,11 +650,11 @@ final class RasterAtlasStrategy: PathStrategy {
         }
     }
 
-    /// Step 4 for text piles: each tile's rows are cut into `strips` (one per worker). A worker looks up the
+    /// Step 4 for text piles: each piece's rows are cut into `strips` (one per worker). A worker looks up the
     /// glyph masks of every piece crossing its strip once, then takes the strip `textBandRows` rows at a
-    /// time: it zeroes them and blends each piece crossing them, in draw order, source-over into the tile's
-    /// staging (`blendPiece`). Source-over is associative, so the tile drawn over the frame gives what the
-    /// pieces drawn one by one give, up to 8-bit rounding (once in the tile, once in the blend). Which rows a
+    /// time: it zeroes them and blends each piece crossing them, in draw order, source-over into the piece's
+    /// staging (`blendPiece`). Source-over is associative, so the piece drawn over the frame gives what the
+    /// pieces drawn one by one give, up to 8-bit rounding (once in the piece, once in the blend). Which rows a
     /// worker takes does not depend on timing, so neither do the bytes.
     private func compositePiles(_ paths: [PreparedPath], stores: [Polygons], strips: Int, batches: [Batch],
                                    stagingBase: UnsafeMutableRawPointer) {
@@ -722,7 +722,7 @@ final class RasterAtlasStrategy: PathStrategy {
         }
     }
 
-    /// Blends one text piece's glyph masks, clipped to `region` (device pixels), into a tile. Masks whose
+    /// Blends one text piece's glyph masks, clipped to `region` (device pixels), into a piece. Masks whose
     /// columns overlap no other's are blended straight from the mask. Where masks share columns (a kerned
     /// pair, a combining mark, neighbours' anti-aliased edges) they are first added into the worker's
     /// scratch (`CoverageAccumulator.compose`) and blended once, as a piece's coverage is the sum of its
@@ -805,14 +805,14 @@ final class RasterAtlasStrategy: PathStrategy {
         var c0: Int, c1: Int, r0: Int, r1: Int
     }
 
-    /// Rows of a piece of a text pile a worker finishes before going on: 64 rows of a 1024-wide tile are 256 KiB, which
+    /// Rows of a piece of a text pile a worker finishes before going on: 64 rows of a 1024-wide piece are 256 KiB, which
     /// stay in a core's cache while every line crossing them is blended in. A worker that took its whole
     /// strip at once (2 MiB on S6-text) waited on memory for most of its blending (`perf annotate`).
     static let textBandRows = 64
 
     /// One row of a piece of a text pile: `table[coverage[i]]` over `out[i]`, source-over in premultiplied BGRA8. Most
     /// of a line of text is blank between and around its glyphs, so eight coverage bytes are tested at once:
-    /// blank runs cost nothing, and the others are blended eight pixels at a time (coverage 0 blends as the
+    /// blank stretches cost nothing, and the others are blended eight pixels at a time (coverage 0 blends as the
     /// identity, `over(0, d) == d`).
     @inline(__always)
     static func blendRow(coverage: UnsafePointer<UInt8>, count: Int, table: UnsafePointer<UInt32>,
@@ -877,7 +877,7 @@ final class RasterAtlasStrategy: PathStrategy {
 
     /// One band row in baked paint: `out[i] = table[coverage[i]]`. Most of a filled shape's band is its
     /// interior (coverage 255) or the empty corners beside it (0), so eight coverage bytes are tested at once
-    /// and such runs are stored as eight equal texels without the table lookups: on S1-fills this pass took
+    /// and such stretches are stored as eight equal texels without the table lookups: on S1-fills this pass took
     /// 1.5 ns per texel with a lookup each.
     @inline(__always)
     static func paintRow(coverage: UnsafePointer<UInt8>, count: Int, table: UnsafePointer<UInt32>,

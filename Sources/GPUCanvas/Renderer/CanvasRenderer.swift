@@ -60,12 +60,12 @@ public final class CanvasRenderer {
 
     /// A GLES renderer whose atlases are at most `atlasSizeLimit` texels a side and whose raster-atlas
     /// frames are replayed in parts of at most `partPixelLimit` box pixels, and whose text piles' boxes hold at
-    /// most `textRunAreaLimit` pixels (tests of the batching).
+    /// most `textPileAreaLimit` pixels (tests of the batching).
     init(gles options: GLESOptions, atlasSizeLimit: Int? = nil, partPixelLimit: Int? = nil,
-         textRunAreaLimit: Int? = nil) throws {
+         textPileAreaLimit: Int? = nil) throws {
         backend = .gles(options)
         implementation = try GLESBackend(options: options, atlasSizeLimit: atlasSizeLimit, partPixelLimit: partPixelLimit,
-                                         textRunAreaLimit: textRunAreaLimit)
+                                         textPileAreaLimit: textPileAreaLimit)
     }
 
     /// A renderer whose lowering lets `features` through (tests of features one backend is still learning).

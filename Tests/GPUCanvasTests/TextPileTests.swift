@@ -8,7 +8,7 @@ import XCTest
 /// pile up are composited source-over on the CPU into tiles, each drawn as one rectangle. The tile must give
 /// what the draws give one by one (the reference), keep the draw order around other draws, survive glyph
 /// masks evicted mid-frame, and not depend on how a frame is cut into parts.
-final class TextRunTests: XCTestCase {
+final class TextPileTests: XCTestCase {
     private static let mesaAtlas = GLESOptions(device: .mesa, pathStrategy: .rasterAtlas)
 
     /// `over` is source-over in premultiplied 8-bit with each channel rounded to nearest:
@@ -145,7 +145,7 @@ final class TextRunTests: XCTestCase {
         XCTAssertTrue(try XCTUnwrap(parts.lastGPUCommandDump).contains("text piles composited"))
     }
 
-    /// A run whose box would pass `textRunMaxArea` is cut where it would: thirty lines in the top half fit
+    /// A run whose box would pass `pileMaxArea` is cut where it would: thirty lines in the top half fit
     /// a limit of 256 × 130 px and become a tile; the thirty below start over their pieces and keep their
     /// bands. So a run's staging stays within the limit (by default 2²⁵ px, what a part stages), and the frame
     /// still matches the reference. Unlimited, the sixty lines are one tile.
@@ -155,7 +155,7 @@ final class TextRunTests: XCTestCase {
             Self.lines(count: 30, top: 0, height: 112)(&ctx, size)
             Self.lines(count: 30, top: 128, height: 128, seed: 30, background: false)(&ctx, size)
         }
-        let limited = try CanvasRenderer(gles: Self.mesaAtlas, textRunAreaLimit: 256 * 130)
+        let limited = try CanvasRenderer(gles: Self.mesaAtlas, textPileAreaLimit: 256 * 130)
         let image = try limited.render(size: size, draw)
         let dump = try XCTUnwrap(limited.lastGPUCommandDump)
         XCTAssertTrue(dump.contains("text piles composited on the CPU: 1 piece from 30 text pieces"), dump)
