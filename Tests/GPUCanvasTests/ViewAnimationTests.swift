@@ -102,6 +102,33 @@ final class ViewAnimationTests: XCTestCase {
         ViewTesting.assertPixel(quarter, 85, 50, ViewTesting.transparent, tolerance: Self.rounding)
     }
 
+    /// One view value drawn by two `ImageRenderer`s on two threads at once, at different times, shows each
+    /// renderer its own time: a `State` reads the cell of the graph evaluating it, not the last graph that
+    /// linked it (the same spinning symbol showed one thread the other's frame before).
+    func testOneViewOnTwoThreadsAtOnceShowsEachRendererItsTime() throws {
+        let view = Canvas { context, size in
+            let symbol = context.resolveSymbol(id: 1)!
+            context.draw(symbol, at: CGPoint(x: size.width / 2, y: size.height / 2), anchor: .center)
+        } symbols: {
+            SpinningBar().tag(1)
+        }
+        let size = CGSize(width: 100, height: 100)
+        let renderers = [try CanvasRenderer(backend: .reference), try CanvasRenderer(backend: .reference)]
+        func image(at t: TimeInterval, _ renderer: CanvasRenderer) throws -> RasterImage {
+            let r = ImageRenderer(content: view)
+            r.proposedSize = ProposedViewSize(size)
+            return try r.render(at: t, with: renderer)
+        }
+        let alone = [try image(at: 0, renderers[0]), try image(at: 0.25, renderers[0])]
+        XCTAssertNotEqual(alone[0].pixels, alone[1].pixels, "the bar turns between the two times")
+        // A few hundred rounds: without the fix, one of the first ten went wrong.
+        for round in 0 ..< 300 {
+            let (a, b) = try Concurrently.run({ try image(at: 0, renderers[0]) }, { try image(at: 0.25, renderers[1]) })
+            XCTAssertTrue(a.pixels == alone[0].pixels, "round \(round): t = 0 shows another frame")
+            XCTAssertTrue(b.pixels == alone[1].pixels, "round \(round): t = 0.25 shows another frame")
+        }
+    }
+
     /// An easeInOut offset is half-way at half its duration and at its end after it.
     func testAnimatedOffsetFollowsEaseInOut() {
         struct Slider: View {

@@ -54,7 +54,8 @@ public final class ImageRenderer<Content: View> {
 
     /// The view's size for `proposedSize` at time `time`.
     public func size(at time: TimeInterval = 0) -> CGSize {
-        graph.tree(at: time).sizeThatFits(proposedSize)
+        let tree = graph.tree(at: time)
+        return ViewGraph.$evaluating.withValue(graph) { tree.sizeThatFits(proposedSize) }
     }
 
     /// The view laid out and recorded as it shows `time` seconds after its first appearance (0: the first
@@ -65,10 +66,13 @@ public final class ImageRenderer<Content: View> {
         // through the recording's diagnostics (Assets.swift).
         let misses = AssetCatalog.Misses()
         let tree = AssetCatalog.$misses.withValue(misses) { graph.tree(at: time) }
-        let size = tree.sizeThatFits(proposedSize)
-        return Recording(size: size, colorMode: colorMode, isOpaque: isOpaque) { context, size in
-            AssetCatalog.$misses.withValue(misses) { tree.place(context, in: CGRect(origin: .zero, size: size)) }
-            for d in misses.diagnostics { context.report(d) }
+        // Laid out and drawn with the graph evaluating: its canvases read their views' state from its cells.
+        return ViewGraph.$evaluating.withValue(graph) {
+            let size = tree.sizeThatFits(proposedSize)
+            return Recording(size: size, colorMode: colorMode, isOpaque: isOpaque) { context, size in
+                AssetCatalog.$misses.withValue(misses) { tree.place(context, in: CGRect(origin: .zero, size: size)) }
+                for d in misses.diagnostics { context.report(d) }
+            }
         }
     }
 

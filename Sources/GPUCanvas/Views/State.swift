@@ -49,18 +49,22 @@ protocol StateProperty {
     func link(to graph: ViewGraph, key: String)
 }
 
-/// What one `State` value points at: its graph cell once linked, else its own copy (a view used outside a graph).
-final class StateBox<Value> {
-    var cell: StateCell<Value>?
-    var local: Value
+/// What one `State` value points at: the cell the evaluating graph linked it to, else its own copy (a view used
+/// outside a graph). The link lives in the graph, not here: one view value may be rendered by several graphs at
+/// once (two `ImageRenderer`s on two threads), and each must read its own cell.
+final class StateBox<Value>: @unchecked Sendable {
+    /// Written only outside any graph; read as a new cell's initial value.
+    private var local: Value
     init(_ value: Value) { local = value }
+
+    private var cell: StateCell<Value>? { ViewGraph.evaluating?.linkedCell(of: self) }
 
     var value: Value {
         get { cell?.value ?? local }
         set { if let cell { cell.set(newValue) } else { local = newValue } }
     }
 
-    func link(to graph: ViewGraph, key: String) { cell = graph.cell(for: key, initial: local) }
+    func link(to graph: ViewGraph, key: String) { graph.link(self, key: key, initial: local) }
 }
 
 /// A state's storage in the graph.
@@ -137,11 +141,18 @@ enum TransactionAnimation {
 
 /// A root view's persistent state across frames: its `@State` cells, which views have appeared, and the
 /// changes made so far with their times and animations. Frames are asked for by time (`tree(at:)`).
-final class ViewGraph {
+final class ViewGraph: @unchecked Sendable {  // used by one thread at a time (its ImageRenderer's)
+    /// The graph whose views are being built, laid out or drawn on this task (`ImageRenderer` sets it).
+    @TaskLocal static var evaluating: ViewGraph?
+
     let root: AnyView
     /// The date of time 0 (what `TimelineView`s see at the first frame).
     let startDate: Date
     private var cells: [String: AnyObject] = [:]
+    /// Each `State` box of the frame's view values and the key of its cell (kept for the frame: the tree's
+    /// canvases read their state when the recording is drawn). The box is held weakly and compared, so an
+    /// identifier reused by a later box never reads another's cell.
+    private var links: [ObjectIdentifier: (box: WeakObject, key: String)] = [:]
     private var appeared: Set<ViewPath> = []
     private var started = false
     /// The time changes are stamped with now (the frame being evaluated).
@@ -172,6 +183,16 @@ final class ViewGraph {
         let c = StateCell(value: initial, graph: self)
         cells[key] = c
         return c
+    }
+
+    func link<Value>(_ box: StateBox<Value>, key: String, initial: Value) {
+        _ = cell(for: key, initial: initial)
+        links[ObjectIdentifier(box)] = (WeakObject(box), key)
+    }
+
+    func linkedCell<Value>(of box: StateBox<Value>) -> StateCell<Value>? {
+        guard let link = links[ObjectIdentifier(box)], link.box.object === box else { return nil }
+        return cells[link.key] as? StateCell<Value>
     }
 
     func linkState<V: View>(of view: V, at path: ViewPath) {
@@ -213,6 +234,11 @@ final class ViewGraph {
     /// The tree as it shows at `time` seconds after the first appearance: laid out by the caller, animated
     /// values interpolated. The first call runs the first frame's `onAppear` actions at time 0.
     func tree(at time: TimeInterval) -> ViewNode {
+        links.removeAll(keepingCapacity: true)
+        return Self.$evaluating.withValue(self) { settledTree(at: time) }
+    }
+
+    private func settledTree(at time: TimeInterval) -> ViewNode {
         if !started {
             started = true
             _ = settle(at: 0)
@@ -263,4 +289,10 @@ extension NodeBuilder {
         var node: ViewNode
         var appearActions: [(path: ViewPath, action: () -> Void)]
     }
+}
+
+/// A weak reference, for tables keyed by an object's identifier.
+struct WeakObject {
+    weak var object: AnyObject?
+    init(_ object: AnyObject) { self.object = object }
 }
