@@ -26,6 +26,14 @@ struct ImageWriteSettings {
 
     /// The format `path` is written in: its extension's, or `format`'s. Throws naming the extension and the
     /// ones the tool writes when the two disagree or neither says.
+    /// True for an existing character device or FIFO (`/dev/null`, a named pipe).
+    static func isDeviceOrPipe(_ path: String) -> Bool {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return false }
+        let kind = st.st_mode & S_IFMT
+        return kind == S_IFCHR || kind == S_IFIFO
+    }
+
     func format(for path: String) throws -> ImageFileFormat {
         let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
         switch (ImageFileFormat.extensions[ext], format) {
@@ -34,8 +42,10 @@ struct ImageWriteSettings {
         case (let f?, let a?):
             throw CLIError("cannot write \(path): its name says \(f.rawValue.uppercased()) but --format says \(a.rawValue)")
         case (nil, let a?) where ext.isEmpty: return a
+        // A device or a pipe (`/dev/null`, a FIFO) has no file name to mislead anyone: PNG, unless --format says.
+        case (nil, nil) where ext.isEmpty && Self.isDeviceOrPipe(path): return .png
         case (nil, _) where ext.isEmpty:
-            throw CLIError("cannot write \(path): the name has no extension; use \(ImageFileFormat.extensionList), or --format png|jpeg for a device or pipe")
+            throw CLIError("cannot write \(path): the name has no extension; use \(ImageFileFormat.extensionList), or --format png|jpeg")
         case (nil, _):
             throw CLIError("cannot write \(path): canvas-gl does not write .\(ext) files; it writes \(ImageFileFormat.extensionList)")
         }

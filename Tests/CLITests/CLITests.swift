@@ -548,8 +548,8 @@ final class CLITests: XCTestCase {
             p.waitUntilExit()
         }
         let scene = try writeScene("full.json", goodCommands)
-        // A device's name has no extension: --format says what to write.
-        let r = try run(["render", scene, "-o", dev, "--format", "png", "--backend", "reference"])
+        // A device's name has no extension: PNG by default (here), or what --format says (below).
+        let r = try run(["render", scene, "-o", dev, "--backend", "reference"])
         assertCleanFailure(r, mentions: "cannot write \(dev): No space left on device")
         XCTAssertFalse(r.stdout.contains("wrote"), r.stdout)
         XCTAssertEqual(fileType(dev), S_IFCHR, "\(dev) is no longer a character device")
