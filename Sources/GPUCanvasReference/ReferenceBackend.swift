@@ -273,18 +273,6 @@ package struct ReferenceFrameRenderer {
     }
 }
 
-extension Polygons {
-    /// A copy of contours `range`.
-    package func subset(contours range: Range<Int>) -> Polygons {
-        var p = Polygons()
-        for c in range {
-            p.beginContour()
-            for i in contourRange(c) { p.append(points[i]) }
-        }
-        return p
-    }
-}
-
 extension LoweredPaint {
     package var isBackdrop: Bool {
         if case .backdrop = self { return true }

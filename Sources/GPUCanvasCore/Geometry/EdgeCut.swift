@@ -103,7 +103,8 @@ package enum EdgeCut {
     /// the side of the borders its middle lies on.
     ///
     /// `split(0, 0, 10, 10, atX: 2, 4)` → pieces (0, 0)…(2, 2), (2, 2)…(4, 4), (4, 4)…(10, 10).
-    @inline(__always)
+    // Inlinable: both rasterizers (other modules) split every edge through it, with a closure per piece.
+    @inlinable @inline(__always)
     package static func split(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, atX a: Double, _ b: Double,
                       _ piece: (Double, Double, Double, Double) -> Void) {
         func crossing(_ x: Double) -> Double {
