@@ -77,8 +77,6 @@ enum CoverageOutput: Equatable {
     /// (GLESBackend.swift). `pilesOver`: the colour the whole target holds under the shapes, when it is
     /// opaque or transparent; piled-up text is then composited on the CPU into tiles (`RasterAtlasStrategy`).
     case bakedPaint(textPilesOver: RGBA?)
-
-    var isBakedPaint: Bool { if case .bakedPaint = self { return true }; return false }
 }
 
 /// A path strategy: shapes → coverage in atlas batches.

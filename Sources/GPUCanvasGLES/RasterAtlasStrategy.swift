@@ -153,7 +153,6 @@ final class RasterAtlasStrategy: PathStrategy {
     /// shelf, its rows `used` texels apart in staging): the gaps right of a shelf's last band and below the
     /// last shelf cost no bytes.
     private struct Batch {
-        var bands: Range<Int>  // indices into the concatenated band list
         var usedHeight: Int
         var shelves: [(y: Int, height: Int, used: Int)]
         var shelfStaging: [Int] = []
@@ -392,7 +391,6 @@ final class RasterAtlasStrategy: PathStrategy {
         var packer = ShelfPacker(width: atlasWidth, maxHeight: atlasMaxHeight, tight: true)
         batches.removeAll(keepingCapacity: true)
         drawItems.removeAll(keepingCapacity: true)
-        var bandCount = 0, batchStart = 0
         /// The band's texels (and its solid interior's strip) in the current atlas; false when it is full.
         func place(_ band: inout Band) -> Bool {
             if !band.solid.isEmpty {
@@ -407,14 +405,12 @@ final class RasterAtlasStrategy: PathStrategy {
             return true
         }
         func closeBatch() {
-            batches.append(Batch(bands: batchStart ..< bandCount, usedHeight: packer.usedHeight,
-                                 shelves: packer.shelves))
-            batchStart = bandCount
+            batches.append(Batch(usedHeight: packer.usedHeight, shelves: packer.shelves))
             packer.reset()
         }
-        var nextRun = 0
-        func placeTiles(of run: Int) {
-            for t in piles[run].tiles {
+        var nextPile = 0
+        func placePieces(of pile: Int) {
+            for t in piles[pile].tiles {
                 let r = pilePieces[t].rect
                 var slot = packer.allocate(width: r.width, height: r.height)
                 if slot == nil {
@@ -429,9 +425,9 @@ final class RasterAtlasStrategy: PathStrategy {
         }
         for (w, worker) in workerState.prefix(used).enumerated() {
             for k in worker.bands.indices {
-                while nextRun < piles.count, worker.bands[k].piece >= piles[nextRun].pieces.upperBound {
-                    placeTiles(of: nextRun)
-                    nextRun += 1
+                while nextPile < piles.count, worker.bands[k].piece >= piles[nextPile].pieces.upperBound {
+                    placePieces(of: nextPile)
+                    nextPile += 1
                 }
                 if !place(&worker.bands[k]) {
                     closeBatch()
@@ -440,18 +436,15 @@ final class RasterAtlasStrategy: PathStrategy {
                     precondition(placed, "a band larger than an empty atlas")
                 }
                 worker.bands[k].batch = batches.count
-                bandCount += 1
                 drawItems.append(.band(worker: w, index: k))
             }
         }
-        while nextRun < piles.count {
-            placeTiles(of: nextRun)
-            nextRun += 1
+        while nextPile < piles.count {
+            placePieces(of: nextPile)
+            nextPile += 1
         }
-        if !drawItems.isEmpty, bandCount > batchStart || packer.usedHeight > 0 {
-            batches.append(Batch(bands: batchStart ..< bandCount, usedHeight: packer.usedHeight,
-                                 shelves: packer.shelves))
-        }
+        // Whatever was placed since the last full atlas (a band or a piece always takes texels or a strip).
+        if packer.usedHeight > 0 { closeBatch() }
     }
 
     // MARK: Step 4: staging
@@ -479,11 +472,11 @@ final class RasterAtlasStrategy: PathStrategy {
         if let d = cb.desc(of: atlas), d.format == form.atlas { maxUsed = max(maxUsed, d.height) }
         cb.declare(atlas, TextureDesc(width: atlasWidth, height: maxUsed, format: form.atlas))
         let stagingBase = cb.staging.base
-        let shared = UncheckedSendable((workerState, batches, paintColors, stagingBase))
+        let shared = UncheckedSendable((workerState, batches, paintColors, pieces, stagingBase))
         parallelForEach(used) { w in
-            let (states, batches, colors, base) = shared.value
+            let (states, batches, colors, pieces, base) = shared.value
             Self.stageBands(of: states[w], batches: batches, colors: form.paint ? colors : nil,
-                            pieces: self.pieces, coverageBpp: form.coverage.bytesPerTexel, atlasBpp: atlasBpp,
+                            pieces: pieces, coverageBpp: form.coverage.bytesPerTexel, atlasBpp: atlasBpp,
                             staging: base)
         }
         if !pilePieces.isEmpty {

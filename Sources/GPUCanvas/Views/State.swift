@@ -149,10 +149,10 @@ final class ViewGraph: @unchecked Sendable {  // used by one thread at a time (i
     /// The date of time 0 (what `TimelineView`s see at the first frame).
     let startDate: Date
     private var cells: [String: AnyObject] = [:]
-    /// Each `State` box of the frame's view values and the key of its cell (kept for the frame: the tree's
-    /// canvases read their state when the recording is drawn). The box is held weakly and compared, so an
-    /// identifier reused by a later box never reads another's cell.
-    private var links: [ObjectIdentifier: (box: WeakObject, key: String)] = [:]
+    /// Each `State` box of the frame's view values and its cell (kept for the frame: the tree's canvases read
+    /// their state when the recording is drawn). The box is held weakly and compared, so an identifier reused
+    /// by a later box never reads another's cell.
+    private var links: [ObjectIdentifier: (box: WeakObject, cell: AnyObject)] = [:]
     private var appeared: Set<ViewPath> = []
     private var started = false
     /// The time changes are stamped with now (the frame being evaluated).
@@ -186,13 +186,12 @@ final class ViewGraph: @unchecked Sendable {  // used by one thread at a time (i
     }
 
     func link<Value>(_ box: StateBox<Value>, key: String, initial: Value) {
-        _ = cell(for: key, initial: initial)
-        links[ObjectIdentifier(box)] = (WeakObject(box), key)
+        links[ObjectIdentifier(box)] = (WeakObject(box), cell(for: key, initial: initial))
     }
 
     func linkedCell<Value>(of box: StateBox<Value>) -> StateCell<Value>? {
         guard let link = links[ObjectIdentifier(box)], link.box.object === box else { return nil }
-        return cells[link.key] as? StateCell<Value>
+        return link.cell as? StateCell<Value>
     }
 
     func linkState<V: View>(of view: V, at path: ViewPath) {
