@@ -20,37 +20,13 @@ final class AnimateCLITests: XCTestCase {
         try? FileManager.default.removeItem(at: tmp)
     }
 
-    struct Run {
-        var status: Int32
-        var stdout: Data
-        var stderr: String
-        var crashed: Bool
-        var text: String { String(decoding: stdout, as: UTF8.self) }
-    }
+    typealias Run = ProcessRun
 
     /// Runs canvas-gl with stdout and stderr to files (stderr is not a terminal: progress comes as lines).
     /// `interruptAfter` sends SIGINT that many seconds after the start.
     private func run(_ arguments: [String], stdin: URL? = nil, interruptAfter: Double? = nil) throws -> Run {
         let binary = try XCTUnwrap(CLITests.binary, "canvas-gl not found")
-        let p = Process()
-        p.executableURL = binary
-        p.arguments = arguments
-        let out = tmp.appendingPathComponent(".stdout-\(UUID())"), err = tmp.appendingPathComponent(".stderr-\(UUID())")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        p.standardOutput = try FileHandle(forWritingTo: out)
-        p.standardError = try FileHandle(forWritingTo: err)
-        if let stdin { p.standardInput = try FileHandle(forReadingFrom: stdin) }
-        try p.run()
-        if let interruptAfter {
-            Thread.sleep(forTimeInterval: interruptAfter)
-            p.interrupt()
-        }
-        p.waitUntilExit()
-        defer { try? FileManager.default.removeItem(at: out); try? FileManager.default.removeItem(at: err) }
-        return Run(status: p.terminationStatus, stdout: try Data(contentsOf: out),
-                   stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self),
-                   crashed: p.terminationReason == .uncaughtSignal)
+        return try ProcessRun.run(binary, arguments, in: tmp, stdin: stdin, interruptAfter: interruptAfter)
     }
 
     private func assertCleanFailure(_ r: Run, mentions text: String, file: StaticString = #filePath, line: UInt = #line) {

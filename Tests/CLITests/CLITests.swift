@@ -40,21 +40,8 @@ final class CLITests: XCTestCase {
 
     private func run(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> Run {
         let binary = try XCTUnwrap(Self.binary, "canvas-gl not found beside \(Bundle.main.bundleURL.path)", file: file, line: line)
-        let p = Process()
-        p.executableURL = binary
-        p.arguments = arguments
-        // Files, not pipes: a chatty child cannot block on a full pipe while we wait for it.
-        let out = tmp.appendingPathComponent("stdout-\(UUID())"), err = tmp.appendingPathComponent("stderr-\(UUID())")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        p.standardOutput = try FileHandle(forWritingTo: out)
-        p.standardError = try FileHandle(forWritingTo: err)
-        try p.run()
-        p.waitUntilExit()
-        return Run(status: p.terminationStatus,
-                   stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
-                   stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self),
-                   terminatedBySignal: p.terminationReason == .uncaughtSignal)
+        let r = try ProcessRun.run(binary, arguments, in: tmp)
+        return Run(status: r.status, stdout: r.text, stderr: r.stderr, terminatedBySignal: r.crashed)
     }
 
     /// Exit non-zero by choice, with a message and no crash report.

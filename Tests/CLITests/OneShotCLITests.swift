@@ -33,21 +33,8 @@ final class OneShotCLITests: XCTestCase {
     }
 
     private func runProcess(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) throws -> Run {
-        let p = Process()
-        p.executableURL = executable
-        p.arguments = arguments
-        if let environment { p.environment = environment }
-        let out = tmp.appendingPathComponent(".stdout-\(UUID())"), err = tmp.appendingPathComponent(".stderr-\(UUID())")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        p.standardOutput = try FileHandle(forWritingTo: out)
-        p.standardError = try FileHandle(forWritingTo: err)
-        try p.run()
-        p.waitUntilExit()
-        defer { try? FileManager.default.removeItem(at: out); try? FileManager.default.removeItem(at: err) }
-        return Run(status: p.terminationStatus, stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
-                   stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self),
-                   crashed: p.terminationReason == .uncaughtSignal)
+        let r = try ProcessRun.run(executable, arguments, in: tmp, environment: environment)
+        return Run(status: r.status, stdout: r.text, stderr: r.stderr, crashed: r.crashed)
     }
 
     private func assertCleanFailure(_ r: Run, mentions text: String, file: StaticString = #filePath, line: UInt = #line) {

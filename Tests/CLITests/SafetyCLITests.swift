@@ -15,20 +15,9 @@ final class SafetyCLITests: XCTestCase {
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: tmp) }
 
     private func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let binary = try XCTUnwrap(CLITests.binary, "canvas-gl not found")
-        let p = Process()
-        p.executableURL = binary
-        p.arguments = arguments
-        let out = tmp.appendingPathComponent("stdout-\(UUID())"), err = tmp.appendingPathComponent("stderr-\(UUID())")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        p.standardOutput = try FileHandle(forWritingTo: out)
-        p.standardError = try FileHandle(forWritingTo: err)
-        try p.run()
-        p.waitUntilExit()
-        XCTAssertNotEqual(p.terminationReason, .uncaughtSignal, "crashed")
-        return (p.terminationStatus, String(decoding: try Data(contentsOf: out), as: UTF8.self),
-                String(decoding: try Data(contentsOf: err), as: UTF8.self))
+        let r = try ProcessRun.run(try XCTUnwrap(CLITests.binary, "canvas-gl not found"), arguments, in: tmp)
+        XCTAssertFalse(r.crashed, "crashed")
+        return (r.status, r.text, r.stderr)
     }
 
     @discardableResult
