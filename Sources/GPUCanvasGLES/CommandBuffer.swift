@@ -363,6 +363,7 @@ struct TexelRect: Equatable, CustomStringConvertible {
 
 /// A specialisation of a program: constants compiled in as `#define`s, so that the driver folds away the
 /// branches an instance's kind would otherwise take per pixel (on llvmpipe every branch is paid for).
+/// `ProgramLibrary` says when a variant gets its own program and when a general one draws it.
 struct ShaderVariant: Hashable, CustomStringConvertible {
     /// `CompositeInstance.CoverageSource` raw value.
     var coverage: Int16?
@@ -386,6 +387,24 @@ struct ShaderVariant: Hashable, CustomStringConvertible {
 
     static let none = ShaderVariant()
 
+    /// The variant of the general program that draws this one: what changes the structure of the work stays
+    /// compiled in (the coverage and paint kind, a gradient's kind, a filter pass's kind and what it reads);
+    /// what only changes constants does not (the blend mode, a gradient's spread, stop count and colour space,
+    /// whether the draw is clipped, a filter's radius and block factor, a shadow's blend mode): those come
+    /// from the instance, the paint row or a uniform, so that a new blend mode, spread or blur radius draws
+    /// with a program that exists.
+    var general: ShaderVariant {
+        var g = ShaderVariant(coverage: coverage, paint: paint)
+        g.gradientKind = gradientKind
+        if var f = filter {
+            f.constantsCompiledIn = false
+            f.factor = 0
+            f.radius = 0
+            g.filter = f
+        }
+        return g
+    }
+
     var defines: [(String, Int)] {
         var d: [(String, Int)] = []
         if let coverage { d.append(("COVERAGE_KIND", Int(coverage))) }
@@ -399,7 +418,8 @@ struct ShaderVariant: Hashable, CustomStringConvertible {
         if unclipped { d.append(("COMPOSITE_UNCLIPPED", 1)) }
         if let f = filter {
             d += [("FILTER_PASS", f.pass), ("FILTER_FLAGS", f.flags), ("FILTER_READ", f.read), ("FILTER_SPACE", f.space),
-                  ("FILTER_FACTOR", f.factor), ("FILTER_RADIUS", f.radius), ("SHADOW_MODE", f.shadowMode)]
+                  ("SHADOW_MODE", f.shadowMode)]
+            if f.constantsCompiledIn { d += [("FILTER_FACTOR", f.factor), ("FILTER_RADIUS", f.radius)] }
         }
         return d
     }
@@ -416,6 +436,8 @@ struct FilterPassVariant: Hashable {
     var factor = 1
     var radius = 1
     var shadowMode = 0
+    /// False in a general program: the factor, the radius and a shadow's blend mode are uniforms.
+    var constantsCompiledIn = true
 
     static let prefilter = 1, opaque = 2, dither = 4, finish = 8, blurredShadow = 16
 }

@@ -34,14 +34,7 @@ package final class Executor {
     private let context: GLContext
     private let cache: GLStateCache
     private let resources: GLResources
-    private let programs: [Pipeline: GLProgram]
-    /// Specialised programs (`ShaderVariant`), built on first use and kept for the renderer's life.
-    private(set) var variants: [VariantKey: GLProgram] = [:]
-
-    struct VariantKey: Hashable {
-        var pipeline: Pipeline
-        var variant: ShaderVariant
-    }
+    let programs: ProgramLibrary
     /// Last u_targetSize and u_targetOrigin set per program.
     private var targetSizes: [GLuint: (Int, Int, Int, Int)] = [:]
 
@@ -137,7 +130,7 @@ package final class Executor {
         packBufferBytes = 0
     }
 
-    init(context: GLContext, cache: GLStateCache, resources: GLResources, programs: [Pipeline: GLProgram]) {
+    init(context: GLContext, cache: GLStateCache, resources: GLResources, programs: ProgramLibrary) {
         self.context = context
         self.cache = cache
         self.resources = resources
@@ -248,10 +241,11 @@ package final class Executor {
     private func run(_ command: GPUCommand, _ cb: CommandBuffer, _ r: inout Replay) throws {
         switch command {
         case .bindPipeline(let p):
-            guard let program = programs[p] else { throw RenderError.gpu("internal: program \(p.programName) not built") }
-            bind(p, program, &r)
+            bind(p, try programs.program(p, .none).0, &r)
         case .bindVariant(let p, let v):
-            bind(p, try program(p, v), &r)
+            let (program, isGeneral) = try programs.program(p, v)
+            bind(p, program, &r)
+            if isGeneral, let f = v.filter { setFilterConstants(f, blendMode: Int(v.blendMode ?? 0), program) }
         case .setComposite(let state):
             try setComposite(state, &r)
         case .scissor(let rect):
@@ -296,20 +290,9 @@ package final class Executor {
         }
     }
 
-    /// The specialised program of `variant`, built on first use.
-    private func program(_ pipeline: Pipeline, _ variant: ShaderVariant) throws -> GLProgram {
-        guard variant != .none else {
-            guard let built = programs[pipeline] else {
-                throw RenderError.gpu("internal: program \(pipeline.programName) not built")
-            }
-            return built
-        }
-        let key = VariantKey(pipeline: pipeline, variant: variant)
-        if let built = variants[key] { return built }
-        let program = try GLProgram.build(named: pipeline.programName, defines: variant.defines)
-        resources.programCreated()
-        variants[key] = program
-        return program
+    /// A general filter program's constants (`filter.glsl`'s u_filterShape).
+    private func setFilterConstants(_ f: FilterPassVariant, blendMode: Int, _ program: GLProgram) {
+        glUniform4i(program.uniform("u_filterShape"), GLint(f.factor), GLint(f.radius), GLint(blendMode), 0)
     }
 
     /// Makes `program` current with its pipeline's blend state and vertex layout, and the pass's target size.

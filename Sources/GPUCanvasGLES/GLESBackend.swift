@@ -41,18 +41,23 @@ public struct GLESOptions: Sendable, Equatable, Hashable, CustomStringConvertibl
     /// How blend modes other than `.normal` read the destination; nil: framebuffer fetch where the driver
     /// has it, else a destination copy. Forcing `.destinationCopy` on llvmpipe tests the route NVIDIA takes.
     public var blendRoute: BlendRoute?
+    /// When programs specialised for one kind of draw are compiled (`ProgramSpecialisation`); the bytes are
+    /// the same either way.
+    public var specialisation: ProgramSpecialisation
 
     public enum CoverageFormat: String, Sendable, Equatable, Hashable, CaseIterable {
         case r8, r16f, r32f
     }
 
     public init(device: GLESDeviceSelection = .auto, pathStrategy: PathStrategyKind? = nil,
-                coverageFormat: CoverageFormat = .r8, paintAtlas: Bool = true, blendRoute: BlendRoute? = nil) {
+                coverageFormat: CoverageFormat = .r8, paintAtlas: Bool = true, blendRoute: BlendRoute? = nil,
+                specialisation: ProgramSpecialisation = .adaptive) {
         self.device = device
         self.pathStrategy = pathStrategy
         self.coverageFormat = coverageFormat
         self.paintAtlas = paintAtlas
         self.blendRoute = blendRoute
+        self.specialisation = specialisation
     }
 
     public var description: String {
@@ -61,6 +66,7 @@ public struct GLESOptions: Sendable, Equatable, Hashable, CustomStringConvertibl
         if coverageFormat != .r8 { s += ", coverageFormat: \(coverageFormat.rawValue)" }
         if !paintAtlas { s += ", paintAtlas: false" }
         if let blendRoute { s += ", blendRoute: \(blendRoute)" }
+        if specialisation != .adaptive { s += ", specialisation: \(specialisation)" }
         return s + ")"
     }
 }
@@ -131,7 +137,8 @@ package final class GLESBackend: RenderBackend {
     let blendRoute: BlendRoute
     private let cache = GLStateCache()
     private let resources: GLResources
-    private var programs: [Pipeline: GLProgram] = [:]
+    /// Every linked program, built on first use (`ProgramLibrary`).
+    package let programs: ProgramLibrary
     private let executor: Executor
     private let encoder: FrameEncoder
     private let strategy: PathStrategy
@@ -191,36 +198,27 @@ package final class GLESBackend: RenderBackend {
         case .gpuTessellation:
             strategy = TessellationStrategy(maxTextureSize: min(context.maxTextureSize, atlasSizeLimit ?? .max))
         }
-        var built: [Pipeline: GLProgram] = [:]
-        do {
-            for p in Pipeline.allCases {
-                if let e = p.requiredExtension, !context.has(e) { continue }
-                if let shared = built.first(where: { $0.key.programName == p.programName }) {
-                    built[p] = shared.value  // one program, another blend state (maskErase uses composite)
-                    continue
-                }
-                built[p] = try GLProgram.build(named: p.programName)
-                resources.programCreated()
-            }
-        } catch {
-            for id in Set(built.values.map(\.id)) { glDeleteProgram(id); resources.programDeleted() }
-            throw error
+        // GPUCANVAS_SPECIALISATION=never|always overrides the default policy for a whole process (the
+        // byte-identity check renders the catalogue both ways with it).
+        var specialisation = options.specialisation
+        if specialisation == .adaptive, let name = ProcessInfo.processInfo.environment["GPUCANVAS_SPECIALISATION"],
+           let forced = ProgramSpecialisation(rawValue: name) {
+            specialisation = forced
         }
-        programs = built
+        programs = ProgramLibrary(context: context, resources: resources, specialisation: specialisation)
         let fetch = context.has("GL_EXT_shader_framebuffer_fetch")
         if options.blendRoute == .framebufferFetch && !fetch {
             throw RenderError.gpu("the framebuffer-fetch blend route needs GL_EXT_shader_framebuffer_fetch, which \(context.renderer) lacks; use destination-copy")
         }
         blendRoute = options.blendRoute ?? (fetch ? .framebufferFetch : .destinationCopy)
-        executor = Executor(context: context, cache: cache, resources: resources, programs: built)
+        executor = Executor(context: context, cache: cache, resources: resources, programs: programs)
         try context.check("creating the renderer")
     }
 
     deinit {
         if (try? context.makeCurrent()) != nil {
             resources.deleteAll()
-            for id in Set(programs.values.map(\.id)) { glDeleteProgram(id); resources.programDeleted() }
-            for p in executor.variants.values { glDeleteProgram(p.id); resources.programDeleted() }
+            programs.deleteAll()
             executor.deleteReadbackBuffers()
         }
     }
@@ -310,6 +308,14 @@ package final class GLESBackend: RenderBackend {
         return Self.applyingOpacity(image, recording.isOpaque)
     }
 
+    /// Renders `recording` once with every program it draws with specialised now (`ProgramLibrary`), so that
+    /// later frames of the same kinds compile nothing: for servers that start once and render many.
+    package func prepare(_ recording: Recording, target: RenderTarget) throws {
+        programs.preparing = true
+        defer { programs.preparing = false }
+        _ = try render(recording, target: target)
+    }
+
     /// Plans `recording` and executes it (the context current): the frame's pixels, or nil when its readback
     /// was deferred (`beginRender`).
     private func planAndExecute(_ recording: Recording, target: RenderTarget) throws
@@ -319,6 +325,7 @@ package final class GLESBackend: RenderBackend {
         }
         var timings = GLESFrameTimings()
         hasFrame = false
+        programs.beginFrame()
         let executor = self.executor
         let device = FrameEncoder.Device(strategy: strategy, route: blendRoute, maxTextureSize: context.maxTextureSize)
         try encoder.encode(recording, target: target, device: device, into: &commandBuffer, timings: &timings) {

@@ -13,6 +13,7 @@ struct Render: ParsableCommand {
             error. Resource files resolve only inside the scene's folder and the --allow-dir folders, and the \
             scene's decoded images must fit --memory-limit. The output's extension chooses its format: .png, \
             or .jpg/.jpeg (no alpha: transparent pixels become black); any other is refused before rendering.
+            On llvmpipe a one-shot render's time is mostly the LLVM compile of its shaders, so `render` asks             Mesa for unoptimised shader code (GALLIVM_PERF=nopt, the same pixels) unless GALLIVM_PERF is set.
 
             Examples:
               canvas-gl render scene.json -o out.png
@@ -83,6 +84,7 @@ struct Render: ParsableCommand {
             try settings.check(output)
         }
         clock.mark("check")
+        OneShotJIT.apply()
         let renderer = try safety.apply(to: makeRenderer(backend, gles: try gpu.glesOptions()))
         clock.mark("renderer")
         clock.count("programsAtInit", renderer.gpuResourceStats?.programs)
@@ -163,5 +165,16 @@ struct SafetyOptions: ParsableArguments {
 func printWarnings(_ report: RenderReport, prefix: String = "") {
     for d in report.diagnostics {
         FileHandle.standardError.write(Data("warning: \(prefix)\(d)\n".utf8))
+    }
+}
+
+/// A one-shot render compiles every shader it draws with and draws each a few times: on llvmpipe the LLVM
+/// optimisation passes cost more than they save. GALLIVM_PERF=nopt skips them (Mesa reads it once, when the
+/// first GL context starts); the conformance catalogue's bytes are the same with and without it, and the
+/// first frame of blend-modes takes about half as long (docs/performance.md, "#31"). A GALLIVM_PERF the user
+/// set is left alone; renders of many frames (`animate`, `bench`) keep the optimised code.
+enum OneShotJIT {
+    static func apply() {
+        setenv("GALLIVM_PERF", "nopt", 0)
     }
 }

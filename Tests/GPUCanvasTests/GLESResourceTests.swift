@@ -64,7 +64,9 @@ final class GLESResourceTests: XCTestCase {
                 if n >= Self.settledFrame { XCTAssertEqual(r.gpuResourceStats, settled, "\(s) frame \(n)"); if r.gpuResourceStats != settled { break } }
             }
             let stats = try XCTUnwrap(r.gpuResourceStats)
-            XCTAssertEqual(stats.programs, Set(Pipeline.allCases.map(\.programName)).count)
+            // Built on first use: the direct route's one program per strategy (atlas_blit or atlas_cover, or
+            // tess_accumulate and tess_cover), none of the compositing or filter programs.
+            XCTAssertEqual(stats.programs, s == .gpuTessellation ? 2 : 1, "\(s)")
             XCTAssertEqual(stats.buffers, 1)
             XCTAssertLessThanOrEqual(stats.textures, 2, "frame target + one atlas")
             if let rss = Self.residentBytes() {

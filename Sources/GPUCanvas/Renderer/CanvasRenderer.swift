@@ -137,6 +137,29 @@ public final class CanvasRenderer {
         return try implementation.render(recording, target: RenderTarget(width: w, height: h, scale: Double(scale)))
     }
 
+    /// Compiles what drawing `recording` needs before the first frame that draws it: on GLES, every program
+    /// its draws use, specialised for them (a frame that would otherwise draw with the general programs and
+    /// specialise on its second use); nothing on the reference backend. Both backends validate the recording
+    /// as `render` does and throw the same errors. Later frames with other blur radii, blend modes or spreads
+    /// still draw at once, with the general programs.
+    ///
+    /// `try renderer.prepare(Recording(size: CGSize(width: 400, height: 300)) { ctx, size in … })`
+    public func prepare(_ recording: Recording, scale: CGFloat = 1) throws {
+        let (w, h) = try pixelSize(for: recording.size, scale: scale)
+        let target = RenderTarget(width: w, height: h, scale: Double(scale))
+        if let gles = implementation as? GLESBackend {
+            try gles.prepare(recording, target: target)
+        } else {
+            _ = try implementation.render(recording, target: target)
+        }
+    }
+
+    /// `prepare(_:scale:)` for a renderer closure.
+    public func prepare(size: CGSize, scale: CGFloat = 1, colorMode: ColorRenderingMode = .nonLinear,
+                        opaque: Bool = false, _ renderer: (inout GraphicsContext, CGSize) -> Void) throws {
+        try prepare(Recording(size: size, colorMode: colorMode, isOpaque: opaque, renderer: renderer), scale: scale)
+    }
+
     /// Renders a recording into `image`, reusing its pixel memory when it has the frame's size and nothing
     /// else shares it; otherwise `image` is replaced. The pixels are those `render(_:scale:)` returns.
     ///

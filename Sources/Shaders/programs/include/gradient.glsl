@@ -141,7 +141,10 @@ vec4 gradientColor(highp sampler2D paintData, int row, vec2 devicePixelCentre) {
         vec4 g = gradientHeader(paintData, row, 2);
         vec2 hi = vec2(g.x * d.x, g.y * d.y);            // exact products
         vec2 lo = g.zw * d;
-        if (spread != 0) hi = vec2(gradientMod2(hi.x), gradientMod2(hi.y));
+        // The spread from the row even in a program that compiles it in: a constant here lets the driver
+        // contract the products into the sum differently, and the general program (which reads it) and the
+        // specialised one must give the same bytes.
+        if (int(h0.y) != 0) hi = vec2(gradientMod2(hi.x), gradientMod2(hi.y));
         t = ((hi.x + hi.y) + (lo.x + lo.y)) + h1.z;
     } else if (kind == 1 || kind == 2) {
         vec2 w = gradientMapped(paintData, row, d);
@@ -187,9 +190,9 @@ vec4 gradientColor(highp sampler2D paintData, int row, vec2 devicePixelCentre) {
         straight = gradientStopColor(paintData, row, n, t);
     }
     vec3 rgb = straight.rgb;
-#ifdef GRADIENT_KIND
+#ifdef GRADIENT_SPREAD
     // A specialised program knows whether it encodes (GRADIENT_ENCODE) and its spread (GRADIENT_SPREAD), and
-    // whether its stops are Oklab (GRADIENT_OKLAB).
+    // whether its stops are Oklab (GRADIENT_OKLAB); a general one (the kind at most defined) reads the flags.
 #ifdef GRADIENT_OKLAB
     rgb = gradientOklabToLinear(rgb);
 #endif
