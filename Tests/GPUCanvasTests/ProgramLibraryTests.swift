@@ -27,6 +27,16 @@ final class ProgramLibraryTests: XCTestCase {
                 layer.addFilter(.blur(radius: radius))
                 layer.fill(Path(CGRect(x: 20, y: 70, width: 80, height: 40)), with: .color(.white))
             }
+            // A blur wide enough for the downsampled route (block average, kernel sums, upsampling), in white so
+            // that it leaves the white middle white; a shadow combined with a blend mode.
+            ctx.drawLayer { layer in
+                layer.addFilter(.blur(radius: radius * 4))
+                layer.fill(Path(CGRect(x: 0, y: 110, width: 30, height: 30)), with: .color(.white))
+            }
+            ctx.drawLayer { layer in
+                layer.addFilter(.shadow(color: .black, radius: radius, x: 4, y: 4, blendMode: mode))
+                layer.fill(Path(CGRect(x: 70, y: 30, width: 30, height: 20)), with: .color(.green))
+            }
         }
     }
 
