@@ -6,7 +6,8 @@ struct Bench: ParsableCommand {
         commandName: "bench",
         abstract: "Time the rendering of scene files, or a one-shot process's first image (--cold).",
         discussion: """
-            Per scene: load once (prepareMs, not part of the frame times), render one warm-up frame (firstMs), \
+            Per scene: load once (prepareMs, not part of the frame times), render one warm-up frame that \
+            compiles the programs specialised for the scene (`CanvasRenderer.prepare`; firstMs), \
             then N timed frames. A frame is one whole `renderer.render(recording, scale:into:)`: clear, draw \
             and read the pixels back into the previous frame's image, as the side-by-side bench's other peers \
             read into one array. One renderer is reused for every scene and frame.
@@ -113,11 +114,13 @@ struct Bench: ParsableCommand {
             let t0 = ContinuousClock.now
             let scene = try Scene.load(contentsOf: URL(fileURLWithPath: file))
             let prepare = ms(since: t0)
-            var last: RasterImage
+            // The warm-up frame compiles the programs specialised for the scene (`prepare`), as a long-running
+            // renderer has them after its second frame, so that the timed frames measure the steady state.
             let t1 = ContinuousClock.now
-            last = try renderer.render(scene.recording, scale: scene.scale)
+            try renderer.prepare(scene.recording, scale: scene.scale)
             let first = ms(since: t1)
             let firstStages = renderer.lastGPUTimings
+            var last = try renderer.render(scene.recording, scale: scene.scale)
             var times: [Double] = []
             var stageTimes: [GLESFrameTimings] = []
             times.reserveCapacity(frames)
