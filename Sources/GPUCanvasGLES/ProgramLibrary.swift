@@ -19,8 +19,9 @@
 // program), so fewer programs a frame is what makes a first frame fast.
 //
 // When to specialise (`ProgramSpecialisation.adaptive`): a variant drawn in two frames is specialised at its
-// second; a one-shot render never compiles a specialised program, an animation does so on its second frame
-// and runs at the specialised speed from then on. At most `specialisedLimit` specialised programs are kept
+// second, at most `specialisedPerFrame` a frame (the rest in the frames after, drawn by the general programs
+// meanwhile); a one-shot render never compiles a specialised program, an animation reaches the specialised
+// speed within its first few frames. At most `specialisedLimit` specialised programs are kept
 // (an animated blur radius would otherwise add one per radius); beyond it the general program draws.
 // `CanvasRenderer.prepare` specialises a recording's variants before the first frame that needs them.
 
@@ -61,6 +62,11 @@ package final class ProgramLibrary {
 
     /// Specialised programs kept at most (each is a few hundred KB of JIT code on llvmpipe).
     static let specialisedLimit = 256
+    /// Specialised programs one frame compiles at most under `.adaptive` (each costs ~50 ms on llvmpipe, link
+    /// and JIT): a frame that brings back many kinds at once is not held up by all their compiles; the rest
+    /// follow in the next frames, and the general programs draw them meanwhile.
+    static let specialisedPerFrame = 4
+    private var specialisedThisFrame = 0
     /// Variants remembered for a later specialisation at most; the memory is forgotten beyond it.
     static let rememberedLimit = 4096
 
@@ -75,7 +81,10 @@ package final class ProgramLibrary {
     }
 
     /// Counts frames for the adaptive policy; called once per frame, before its first command.
-    func beginFrame() { frame += 1 }
+    func beginFrame() {
+        frame += 1
+        specialisedThisFrame = 0
+    }
 
     /// The program that draws `variant` of `pipeline`, and whether it is the general one (whose filter
     /// constants the executor then sets as uniforms).
@@ -90,6 +99,7 @@ package final class ProgramLibrary {
             let built = try build(name, variant)
             specialised[key] = built
             specialisedBuilt += 1
+            specialisedThisFrame += 1
             firstDrawn[key] = nil
             return (built, false)
         }
@@ -103,7 +113,7 @@ package final class ProgramLibrary {
         case .always: return specialised.count < Self.specialisedLimit
         case .adaptive:
             guard specialised.count < Self.specialisedLimit else { return false }
-            if let first = firstDrawn[key] { return first < frame }
+            if let first = firstDrawn[key] { return first < frame && specialisedThisFrame < Self.specialisedPerFrame }
             if firstDrawn.count >= Self.rememberedLimit { firstDrawn.removeAll(keepingCapacity: true) }
             firstDrawn[key] = frame
             return false
