@@ -388,14 +388,15 @@ struct ShaderVariant: Hashable, CustomStringConvertible {
     static let none = ShaderVariant()
 
     /// The variant of the general program that draws this one: what changes the structure of the work stays
-    /// compiled in (the coverage and paint kind, a gradient's kind, a filter pass's kind and what it reads);
-    /// what only changes constants does not (the blend mode, a gradient's spread, stop count and colour space,
-    /// whether the draw is clipped, a filter's radius and block factor, a shadow's blend mode): those come
-    /// from the instance, the paint row or a uniform, so that a new blend mode, spread or blur radius draws
-    /// with a program that exists.
+    /// compiled in (the coverage and paint kind, a gradient's kind and whether its ≤ 4 stops come per vertex, a
+    /// filter pass's kind and what it reads); what only changes constants does not (the blend mode, a
+    /// gradient's spread and colour space, whether the draw is clipped, a filter's radius and block factor, a
+    /// shadow's blend mode): those come from the instance, the paint row or a uniform, so that a new blend
+    /// mode, spread or blur radius draws with a program that exists.
     var general: ShaderVariant {
         var g = ShaderVariant(coverage: coverage, paint: paint)
         g.gradientKind = gradientKind
+        g.fewStops = fewStops
         if var f = filter {
             f.constantsCompiledIn = false
             f.factor = 0

@@ -5,7 +5,9 @@ flat in vec4 v_gradientHeader[6];
 #define GRADIENT_HEADER v_gradientHeader
 #ifdef GRADIENT_FEW_STOPS
 flat in vec4 v_gradientStops[4];
+flat in vec4 v_gradientLocations;
 #define GRADIENT_STOPS v_gradientStops
+#define GRADIENT_LOCATIONS v_gradientLocations
 #endif
 #endif
 #if defined(PAINT_KIND) && PAINT_KIND == 5

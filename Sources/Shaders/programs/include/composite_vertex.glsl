@@ -26,9 +26,9 @@ uniform highp sampler2D u_paintData;
 flat out vec4 v_gradientHeader[6];
 #endif
 #if defined(PAINT_KIND) && PAINT_KIND == 1 && defined(GRADIENT_FEW_STOPS)
-// At most four stops (GRADIENT_FEW_STOPS): their colours come per vertex too, and header texel 0, whose kind,
-// spread and flags the variant has compiled in, carries the stop locations instead (see gradient.glsl).
+// At most four stops (GRADIENT_FEW_STOPS): their colours and locations come per vertex too (see gradient.glsl).
 flat out vec4 v_gradientStops[4];
+flat out vec4 v_gradientLocations;
 #endif
 
 void main() {
@@ -58,7 +58,7 @@ void main() {
     }
     vec4 locations = texelFetch(u_paintData, ivec2(6 + stopCount, a_paint.y), 0);
     // An absent stop's location is 2, beyond every t (t is in [0, 1] once spread), so it is never chosen.
-    v_gradientHeader[0] = mix(vec4(2.0), locations, vec4(greaterThan(ivec4(stopCount), ivec4(0, 1, 2, 3))));
+    v_gradientLocations = mix(vec4(2.0), locations, vec4(greaterThan(ivec4(stopCount), ivec4(0, 1, 2, 3))));
 #if GRADIENT_KIND == 4
     v_gradientStops[0] = texelFetch(u_paintData, ivec2(6 + stopCount - 1, a_paint.y), 0);
 #endif

@@ -74,9 +74,9 @@ vec4 gradientStopColor(highp sampler2D paintData, int row, int n, float t) {
     int firstLocation = GRADIENT_HEADER_TEXELS + n;
 #ifdef GRADIENT_STOPS
     // At most four stops (a program specialised for them, GRADIENT_FEW_STOPS), passed per vertex
-    // (GRADIENT_STOPS; header texel 0 holds their locations, an absent stop's being 2): no texture reads per
+    // (GRADIENT_STOPS, and their locations GRADIENT_LOCATIONS, an absent stop's being 2): no texture reads per
     // pixel. The last stop at or before t is the count of locations ≤ t, minus one.
-    vec4 locations = GRADIENT_HEADER[0];
+    vec4 locations = GRADIENT_LOCATIONS;
     int lo = int(dot(step(locations, vec4(t)), vec4(1.0))) - 1;
     vec4 s0 = GRADIENT_STOPS[0], s1 = GRADIENT_STOPS[1], s2 = GRADIENT_STOPS[2], s3 = GRADIENT_STOPS[3];
     if (lo < 0) return s0;
