@@ -146,9 +146,6 @@ enum Pipeline: String, CaseIterable, CustomStringConvertible {
         }
     }
 
-    /// Programs that need a driver extension; built only where it is present.
-    var requiredExtension: String? { self == .compositeFetch ? "GL_EXT_shader_framebuffer_fetch" : nil }
-
     enum Blend: Equatable, CustomStringConvertible {
         /// (ONE, ONE_MINUS_SRC_ALPHA): premultiplied source-over.
         case sourceOver

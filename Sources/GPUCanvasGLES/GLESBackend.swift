@@ -201,11 +201,14 @@ package final class GLESBackend: RenderBackend {
         // GPUCANVAS_SPECIALISATION=never|always overrides the default policy for a whole process (the
         // byte-identity check renders the catalogue both ways with it).
         var specialisation = options.specialisation
-        if specialisation == .adaptive, let name = ProcessInfo.processInfo.environment["GPUCANVAS_SPECIALISATION"],
-           let forced = ProgramSpecialisation(rawValue: name) {
+        if specialisation == .adaptive, let name = ProcessInfo.processInfo.environment["GPUCANVAS_SPECIALISATION"] {
+            guard let forced = ProgramSpecialisation(rawValue: name) else {
+                let names = ProgramSpecialisation.allCases.map(\.rawValue).joined(separator: ", ")
+                throw RenderError.gpu("GPUCANVAS_SPECIALISATION=\(name) is not one of \(names)")
+            }
             specialisation = forced
         }
-        programs = ProgramLibrary(context: context, resources: resources, specialisation: specialisation)
+        programs = ProgramLibrary(resources: resources, specialisation: specialisation)
         let fetch = context.has("GL_EXT_shader_framebuffer_fetch")
         if options.blendRoute == .framebufferFetch && !fetch {
             throw RenderError.gpu("the framebuffer-fetch blend route needs GL_EXT_shader_framebuffer_fetch, which \(context.renderer) lacks; use destination-copy")

@@ -43,7 +43,6 @@ public enum ProgramSpecialisation: String, Sendable, Equatable, Hashable, CaseIt
 
 /// The linked programs of one renderer, built on first use and kept for its life.
 package final class ProgramLibrary {
-    private let context: GLContext
     private let resources: GLResources
     package var specialisation: ProgramSpecialisation
     /// Set while `GLESBackend.prepare` renders: every variant is specialised and its general program built
@@ -74,9 +73,8 @@ package final class ProgramLibrary {
     package private(set) var generalBuilt = 0
     package private(set) var specialisedBuilt = 0
 
-    init(context: GLContext, resources: GLResources, specialisation: ProgramSpecialisation) {
+    init(resources: GLResources, specialisation: ProgramSpecialisation) {
         self.specialisation = specialisation
-        self.context = context
         self.resources = resources
     }
 
