@@ -18,12 +18,39 @@ final class StartupResourceTests: XCTestCase, ComparesBackends {
     /// A copy of DejaVu Sans under a path of its own: the engine keys faces by path, so this face is opened by
     /// this test and no other.
     private func privateFontCopy() throws -> URL {
+        try privateFontCopies(1)[0]
+    }
+
+    private func privateFontCopies(_ count: Int) throws -> [URL] {
         let dir = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("startup-fonts-\(UUID())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
-        let copy = dir.appendingPathComponent("DejaVuSans.ttf")
-        try FileManager.default.copyItem(at: URL(fileURLWithPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"), to: copy)
-        return copy
+        return try (0 ..< count).map { i in
+            let copy = dir.appendingPathComponent("DejaVuSans-\(i).ttf")
+            try FileManager.default.copyItem(at: URL(fileURLWithPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"), to: copy)
+            return copy
+        }
+    }
+
+    /// Renderers lay out text on many threads: first uses racing on the same font still open its face once and
+    /// sort its fallback list once. Twelve layouts on three private font files, each text with a CJK character
+    /// DejaVu Sans lacks: three faces, three sorted lists (one per file), fontconfig once in the process.
+    func testFirstUsesOnManyThreadsLoadEachResourceOnce() throws {
+        let files = try privateFontCopies(3).map(\.path)
+        let before = ResourceLoads.current
+        let cjkWasOpen = TextEngine.shared.loadedFaces.contains { $0.glyph(for: 0x4F60) != nil }
+        let results = UnsafeMutableBufferPointer<Int>.allocate(capacity: 12)
+        defer { results.deallocate() }
+        let box = UncheckedSendable(results)
+        DispatchQueue.concurrentPerform(iterations: 12) { i in
+            let span = TextSpan(string: "H\u{4F60}", font: FontRequest(file: files[i % 3], size: 20))
+            box.value[i] = (try? TextEngine.shared.layout([span], maxWidth: nil))?.glyphs.count ?? -1
+        }
+        XCTAssertEqual(Array(results), Array(repeating: 2, count: 12), "H and 你 laid out on every thread")
+        let after = ResourceLoads.current
+        XCTAssertEqual(after.fontSorts - before.fontSorts, 3)
+        XCTAssertEqual(after.facesOpened - before.facesOpened, 3 + (cjkWasOpen ? 0 : 1), "three copies and the CJK fallback")
+        XCTAssertEqual(after.fontconfigLoads, 1)
     }
 
     func testARectangleLoadsNoFontAndATextDrawLoadsItsFaceOnce() throws {
