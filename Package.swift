@@ -95,13 +95,15 @@ let package = Package(
             name: "canvas-gl",
             dependencies: [
                 "GPUCanvas",
+                // `render --timings` counts the shader files read (`ShaderLibrary.fileReads`).
+                "Shaders",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/canvas-gl"
         ),
         .testTarget(
             name: "GPUCanvasTests",
-            dependencies: ["GPUCanvas", "GPUCanvasCore", "GPUCanvasReference", "GPUCanvasGLES", "CJPEG"],
+            dependencies: ["GPUCanvas", "GPUCanvasCore", "GPUCanvasReference", "GPUCanvasGLES", "CJPEG", "Shaders"],
             path: "Tests/GPUCanvasTests"
         ),
         .testTarget(

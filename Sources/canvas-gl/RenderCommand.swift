@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GPUCanvas
+import Shaders
 
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -56,7 +57,7 @@ struct Render: ParsableCommand {
     @Flag(name: .customLong("dump-gpu"), help: "Print the GLES command buffer of the frame (passes, binds, uploads, draws).")
     var dumpGPU = false
 
-    @Flag(name: .long, help: "Print where this one-shot render's time went as one JSON line on stderr (`bench --cold` reads it): loading, CanvasRenderer(), GLES programs, first frame, writing the file, then a second frame of the same recording.")
+    @Flag(name: .long, help: "Print where this one-shot render's time went as one JSON line on stderr (`bench --cold` reads it): loading, CanvasRenderer(), GLES programs, first frame, writing the file, then a second frame of the same recording, and what the process loaded (fontconfig, fallback sorts, font files, shader files).")
     var timings = false
 
     @OptionGroup(title: "Untrusted input")
@@ -103,6 +104,13 @@ struct Render: ParsableCommand {
             _ = try renderer.render(recording, scale: renderScale)
             clock.mark("secondFrame")
             clock.count("programsAfterSecondFrame", renderer.gpuResourceStats?.programs)
+            // What the process loaded outside GL, each once: fontconfig (0 or 1), fallback sorts, font files,
+            // shader files.
+            let loads = ResourceLoads.current
+            clock.count("fontconfigLoads", loads.fontconfigLoads)
+            clock.count("fontSorts", loads.fontSorts)
+            clock.count("facesOpened", loads.facesOpened)
+            clock.count("shaderFilesRead", ShaderLibrary.fileReads)
             FileHandle.standardError.write(Data("timings: \(clock.json)\n".utf8))
         }
         if !dump && !dumpGPU { print("wrote \(output) (\(picture.width)×\(picture.height) px, \(renderer.rendererName))") }

@@ -1,5 +1,11 @@
 // Font matching with fontconfig: a request's family, weight, slant and design → the primary font file, plus
 // fontconfig's sorted list of every installed face for the same pattern (the per-character fallback list).
+//
+// Each costly step runs once and only when asked for: fontconfig's configuration and font caches (FcInit, about
+// 5 ms, most of what a first text frame pays outside shaping) on the first match, not when an engine is made, so
+// a process that draws only system images (whose icon font is a file, no match) never loads them; a request's
+// sorted fallback list (FcFontSort over every installed face) on its first character the primary face lacks,
+// not with the primary match, so text its primary face covers never sorts.
 import CText
 import Foundation
 
@@ -19,13 +25,11 @@ package struct FontCandidate: @unchecked Sendable {
     }
 }
 
-/// What fontconfig made of one `FontFaceKey`.
+/// What fontconfig made of one `FontFaceKey`: the primary face (its fallback list is `FontMatcher.fallbacks`).
 package struct FontMatch: @unchecked Sendable {
     /// The family name fontconfig was asked for, after our alias table ("Inter" for the system font).
     package var requestedFamily: String?
     package var primary: FontCandidate
-    /// FcFontSort's list for the same pattern, best first (trimmed: faces adding no new characters are left out).
-    package var fallbacks: [FontCandidate]
 }
 
 /// fontconfig behind a lock (FcFontMatch and FcFontSort read shared config caches), with SwiftUI's names mapped
@@ -53,13 +57,23 @@ package final class FontMatcher: @unchecked Sendable {
 
     private let lock = NSLock()
     private var matches: [FontFaceKey: FontMatch] = [:]
+    private var fallbackLists: [FontFaceKey: [FontCandidate]] = [:]
     private lazy var roundedFamily: String = {
         Self.roundedFamilies.first { name in
-            matchPattern(family: name, weight: 400, italic: false).map { $0.0.family == name } ?? false
+            matchPrimary(family: name, weight: 400, italic: false).map { $0.family == name } ?? false
         } ?? Self.systemFamily
     }()
 
-    package init() { FcInit() }
+    package init() {}
+
+    /// fontconfig's configuration and font caches, loaded once in the process (a static's one-time
+    /// initialisation) by the first matcher that matches.
+    private static let config: Bool = {
+        ResourceLoads.note(\.fontconfigLoads)
+        return FcInit() != 0
+    }()
+
+    private func loadConfig() { _ = Self.config }
 
     /// The family fontconfig is asked for: our alias table for the system font and Apple's names, else `family`.
     private func familyToAsk(_ key: FontFaceKey) -> String {
@@ -80,30 +94,72 @@ package final class FontMatcher: @unchecked Sendable {
         }
     }
 
-    /// The match for `key` (cached). A `key.file` is the primary as given; its fallbacks are the system font's.
+    /// The family fontconfig is asked for under `key`: a `key.file` asks for the system font's (its fallbacks).
+    private func familyAsked(_ key: FontFaceKey) -> String {
+        var askKey = key
+        if key.file != nil { askKey.family = nil; askKey.design = .default }
+        return familyToAsk(askKey)
+    }
+
+    /// The match for `key` (cached). A `key.file` is the primary as given, without asking fontconfig.
     package func match(_ key: FontFaceKey) -> FontMatch? {
         lock.lock()
         defer { lock.unlock() }
         if let cached = matches[key] { return cached }
-        var askKey = key
-        if key.file != nil { askKey.family = nil; askKey.design = .default }
-        let family = familyToAsk(askKey)
-        guard let (primary, fallbacks) = matchPattern(family: family, weight: key.weight, italic: key.italic)
-        else { return nil }
-        var result = FontMatch(requestedFamily: family, primary: primary, fallbacks: fallbacks)
         if let file = key.file {
-            result.requestedFamily = nil
-            result.primary = FontCandidate(path: file, index: 0, family: "", charset: nil, isColor: false)
+            let result = FontMatch(requestedFamily: nil,
+                                   primary: FontCandidate(path: file, index: 0, family: "", charset: nil, isColor: false))
+            matches[key] = result
+            return result
         }
+        loadConfig()
+        let family = familyAsked(key)
+        guard let primary = matchPrimary(family: family, weight: key.weight, italic: key.italic) else { return nil }
+        let result = FontMatch(requestedFamily: family, primary: primary)
         matches[key] = result
         return result
     }
 
-    /// FcFontMatch and FcFontSort for one pattern. Caller holds `lock` (or is the lazy rounded lookup, which
-    /// runs inside `match`).
-    private func matchPattern(family: String, weight: Double, italic: Bool) -> (FontCandidate, [FontCandidate])? {
-        guard let pattern = FcPatternCreate() else { return nil }
+    /// FcFontSort's list for `key`'s pattern (the system font's for a `key.file`), best first (trimmed: faces
+    /// adding no new characters are left out); sorted on the first call for the key, empty when fontconfig has none.
+    package func fallbacks(_ key: FontFaceKey) -> [FontCandidate] {
+        lock.lock()
+        defer { lock.unlock() }
+        if let cached = fallbackLists[key] { return cached }
+        loadConfig()
+        var list: [FontCandidate] = []
+        if let pattern = makePattern(family: familyAsked(key), weight: key.weight, italic: key.italic) {
+            defer { FcPatternDestroy(pattern) }
+            var result = FcResultNoMatch
+            // The set is never destroyed: the candidates point at its charsets.
+            if let set = FcFontSort(nil, pattern, FcTrue, nil, &result) {
+                ResourceLoads.note(\.fontSorts)
+                for i in 0..<Int(set.pointee.nfont) {
+                    if let p = set.pointee.fonts[i], let c = candidate(p) { list.append(c) }
+                }
+            }
+        }
+        fallbackLists[key] = list
+        return list
+    }
+
+    /// FcFontMatch for one pattern. Caller holds `lock` (or is the lazy rounded lookup, which runs inside `match`).
+    private func matchPrimary(family: String, weight: Double, italic: Bool) -> FontCandidate? {
+        loadConfig()
+        guard let pattern = makePattern(family: family, weight: weight, italic: italic) else { return nil }
         defer { FcPatternDestroy(pattern) }
+        var result = FcResultNoMatch
+        guard let matched = FcFontMatch(nil, pattern, &result) else { return nil }
+        defer { FcPatternDestroy(matched) }
+        guard var primary = candidate(matched) else { return nil }
+        primary.charset = nil   // the matched pattern is destroyed on return
+        return primary
+    }
+
+    /// The pattern fontconfig matches and sorts for: family, weight, slant, with the configuration's
+    /// substitutions and defaults applied. The caller destroys it.
+    private func makePattern(family: String, weight: Double, italic: Bool) -> OpaquePointer? {
+        guard let pattern = FcPatternCreate() else { return nil }
         family.withCString { name in
             name.withMemoryRebound(to: FcChar8.self, capacity: family.utf8.count + 1) {
                 _ = FcPatternAddString(pattern, FC_FAMILY, $0)
@@ -114,19 +170,7 @@ package final class FontMatcher: @unchecked Sendable {
         _ = FcPatternAddInteger(pattern, FC_SLANT, italic ? FC_SLANT_ITALIC : FC_SLANT_ROMAN)
         _ = FcConfigSubstitute(nil, pattern, FcMatchPattern)
         FcDefaultSubstitute(pattern)
-        var result = FcResultNoMatch
-        guard let matched = FcFontMatch(nil, pattern, &result) else { return nil }
-        defer { FcPatternDestroy(matched) }
-        guard var primary = candidate(matched) else { return nil }
-        primary.charset = nil   // the matched pattern is destroyed below; the sorted set holds the same face's
-        var fallbacks: [FontCandidate] = []
-        // The set is never destroyed: the candidates point at its charsets.
-        if let set = FcFontSort(nil, pattern, FcTrue, nil, &result) {
-            for i in 0..<Int(set.pointee.nfont) {
-                if let p = set.pointee.fonts[i], let c = candidate(p) { fallbacks.append(c) }
-            }
-        }
-        return (primary, fallbacks)
+        return pattern
     }
 
     private func candidate(_ pattern: OpaquePointer) -> FontCandidate? {

@@ -73,6 +73,7 @@ package final class TextEngine: @unchecked Sendable {
         if let error = failedFiles[key] { throw error }
         do {
             let face = try FontFace(path: path, index: index, id: Self.makeFaceID())
+            ResourceLoads.note(\.facesOpened)
             faces.append(face)
             facesByID[face.id] = face
             facesByFile[key] = face
@@ -103,15 +104,13 @@ package final class TextEngine: @unchecked Sendable {
         }
         lock.unlock()
         var chosen: FontFace?
-        if let match = matcher.match(key) {
-            let ordered = color ? match.fallbacks.filter(\.isColor) + match.fallbacks.filter { !$0.isColor }
-                : match.fallbacks
-            for candidate in ordered where candidate.covers(scalar) {
-                if let face = try? loadFace(path: candidate.path, index: candidate.index),
-                   face.glyph(for: scalar) != nil {
-                    chosen = face
-                    break
-                }
+        let fallbacks = matcher.fallbacks(key)
+        let ordered = color ? fallbacks.filter(\.isColor) + fallbacks.filter { !$0.isColor } : fallbacks
+        for candidate in ordered where candidate.covers(scalar) {
+            if let face = try? loadFace(path: candidate.path, index: candidate.index),
+               face.glyph(for: scalar) != nil {
+                chosen = face
+                break
             }
         }
         lock.lock()
