@@ -41,8 +41,8 @@ public struct GLESOptions: Sendable, Equatable, Hashable, CustomStringConvertibl
     /// How blend modes other than `.normal` read the destination; nil: framebuffer fetch where the driver
     /// has it, else a destination copy. Forcing `.destinationCopy` on llvmpipe tests the route NVIDIA takes.
     public var blendRoute: BlendRoute?
-    /// When programs specialised for one kind of draw are compiled (`ProgramSpecialisation`); the bytes are
-    /// the same either way.
+    /// When programs specialised for one kind of draw are compiled (`ProgramSpecialisation`): `.adaptive`
+    /// (the default) from a kind's second frame, `.never`, or `.always` at its first draw.
     public var specialisation: ProgramSpecialisation
 
     public enum CoverageFormat: String, Sendable, Equatable, Hashable, CaseIterable {

@@ -10,7 +10,7 @@
 // A general program (one per pass kind, flags, read, space and shadow mode) reads FILTER_FACTOR, FILTER_RADIUS
 // and BLEND_MODE from the uniform u_filterShape, so a new radius or blend mode draws at once; a specialised
 // program (`ShaderVariant`) has them defined too, and the driver unrolls and folds. Both run the same
-// operations in the same order, so they give the same bytes.
+// operations in the same order and give the same bytes (the catalogue's filter scenes, both ways).
 // u_source is the pass's input image, u_source2 the stage's input (a blur's finish) or the blurred alpha (a
 // shadow's combine); both are transparent outside their rectangles.
 
