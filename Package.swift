@@ -59,6 +59,13 @@ let package = Package(
             pkgConfig: "libcmark",
             providers: [.apt(["libcmark-dev"])]
         ),
+        // OpenSSL's libcrypto for SHA-256: the program-binary cache's keys and checksums.
+        .systemLibrary(
+            name: "CCrypto",
+            path: "Sources/CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         // GLSL ES programs, one file per program, shipped as resources.
         .target(
             name: "Shaders",
@@ -82,7 +89,7 @@ let package = Package(
         // The OpenGL ES backend: the lowered frame → GPU commands.
         .target(
             name: "GPUCanvasGLES",
-            dependencies: ["GPUCanvasCore", "CGLES", "Shaders"],
+            dependencies: ["GPUCanvasCore", "CGLES", "CCrypto", "Shaders"],
             path: "Sources/GPUCanvasGLES"
         ),
         // The API front: views, `CanvasRenderer`, export, scene files; re-exports GPUCanvasCore.

@@ -12,6 +12,7 @@ packages=(pkg-config libegl-dev libgles-dev libpng-dev libjpeg62-turbo-dev libeg
   fonts-noto-color-emoji fonts-dejavu-core fonts-wqy-microhei libharfbuzz-bin
   fonts-materialdesignicons-webfont  # Image(systemName:)'s icon font (Material Design Icons, OFL)
   libcmark-dev  # CommonMark: the inline Markdown of Text literals
+  libssl-dev  # libcrypto's SHA-256: the program-binary cache's keys and checksums
   ffmpeg python3-pil)
 missing=()
 for p in "${packages[@]}"; do

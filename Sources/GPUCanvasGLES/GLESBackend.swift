@@ -44,6 +44,9 @@ public struct GLESOptions: Sendable, Equatable, Hashable, CustomStringConvertibl
     /// When programs specialised for one kind of draw are compiled (`ProgramSpecialisation`): `.adaptive`
     /// (the default) from a kind's second frame, `.never`, or `.always` at its first draw.
     public var specialisation: ProgramSpecialisation
+    /// Where linked program binaries are kept between processes (`ProgramCacheLocation`); `.none` builds
+    /// every program from source.
+    public var programCache: ProgramCacheLocation
 
     public enum CoverageFormat: String, Sendable, Equatable, Hashable, CaseIterable {
         case r8, r16f, r32f
@@ -51,13 +54,14 @@ public struct GLESOptions: Sendable, Equatable, Hashable, CustomStringConvertibl
 
     public init(device: GLESDeviceSelection = .auto, pathStrategy: PathStrategyKind? = nil,
                 coverageFormat: CoverageFormat = .r8, paintAtlas: Bool = true, blendRoute: BlendRoute? = nil,
-                specialisation: ProgramSpecialisation = .adaptive) {
+                specialisation: ProgramSpecialisation = .adaptive, programCache: ProgramCacheLocation = .default) {
         self.device = device
         self.pathStrategy = pathStrategy
         self.coverageFormat = coverageFormat
         self.paintAtlas = paintAtlas
         self.blendRoute = blendRoute
         self.specialisation = specialisation
+        self.programCache = programCache
     }
 
     public var description: String {
@@ -67,6 +71,7 @@ public struct GLESOptions: Sendable, Equatable, Hashable, CustomStringConvertibl
         if !paintAtlas { s += ", paintAtlas: false" }
         if let blendRoute { s += ", blendRoute: \(blendRoute)" }
         if specialisation != .adaptive { s += ", specialisation: \(specialisation)" }
+        if programCache != .default { s += ", programCache: \(programCache)" }
         return s + ")"
     }
 }
@@ -94,6 +99,9 @@ public struct GLESDeviceInfo: Sendable, CustomStringConvertible {
     public var maxSamples: Int
     /// The path strategy this device gets by default.
     public var defaultPathStrategy: PathStrategyKind
+    /// GL_NUM_PROGRAM_BINARY_FORMATS: 0 means the program cache stands aside on this driver (Mesa offers one
+    /// format only while its own shader cache is on).
+    public var programBinaryFormats: Int
 
     /// Opens the selected device, reads its facts and closes it again.
     public static func probe(_ selection: GLESDeviceSelection = .auto) throws -> GLESDeviceInfo {
@@ -102,11 +110,13 @@ public struct GLESDeviceInfo: Sendable, CustomStringConvertible {
         defer { ctx.releaseCurrent() }
         var exts: [String: Bool] = [:]
         for e in extensionsOfInterest { exts[e] = ctx.has(e) }
+        var formats: GLint = 0
+        glGetIntegerv(GLenum(GL_NUM_PROGRAM_BINARY_FORMATS), &formats)
         return GLESDeviceInfo(devices: devices, selection: selection, chosenDevice: ctx.chosenDevice,
                               vendor: ctx.vendor, renderer: ctx.renderer, version: ctx.version,
                               shadingLanguageVersion: ctx.shadingLanguageVersion, extensions: exts,
                               maxTextureSize: ctx.maxTextureSize, maxSamples: ctx.maxSamples,
-                              defaultPathStrategy: .rasterAtlas)
+                              defaultPathStrategy: .rasterAtlas, programBinaryFormats: Int(formats))
     }
 
     /// Lists the EGL devices without opening any.
@@ -124,6 +134,8 @@ public struct GLESDeviceInfo: Sendable, CustomStringConvertible {
         lines.append("GL_MAX_SAMPLES: \(maxSamples)")
         for e in extensions.keys.sorted() { lines.append("\(e): \(extensions[e]! ? "yes" : "no")") }
         lines.append("default path strategy: \(defaultPathStrategy)")
+        lines.append("GL_NUM_PROGRAM_BINARY_FORMATS: \(programBinaryFormats)"
+                     + (programBinaryFormats > 0 ? " (the program cache can keep programs)" : " (no program cache on this driver)"))
         return lines.joined(separator: "\n")
     }
 }
@@ -198,6 +210,7 @@ package final class GLESBackend: RenderBackend {
         case .gpuTessellation:
             strategy = TessellationStrategy(maxTextureSize: min(context.maxTextureSize, atlasSizeLimit ?? .max))
         }
+        programCache = options.programCache.resolved().map { ProgramCache.shared(directory: $0) }
         // GPUCANVAS_SPECIALISATION=never|always overrides the default policy for a whole process (the
         // byte-identity check renders the catalogue both ways with it).
         var specialisation = options.specialisation
@@ -208,7 +221,7 @@ package final class GLESBackend: RenderBackend {
             }
             specialisation = forced
         }
-        programs = ProgramLibrary(resources: resources, specialisation: specialisation)
+        programs = ProgramLibrary(resources: resources, specialisation: specialisation, cache: programCache)
         let fetch = context.has("GL_EXT_shader_framebuffer_fetch")
         if options.blendRoute == .framebufferFetch && !fetch {
             throw RenderError.gpu("the framebuffer-fetch blend route needs GL_EXT_shader_framebuffer_fetch, which \(context.renderer) lacks; use destination-copy")
@@ -343,6 +356,9 @@ package final class GLESBackend: RenderBackend {
     /// Bytes the command buffer's staging arena holds on to between frames.
     var stagingCapacity: Int { commandBuffer.staging.capacity }
     package var resourceStats: GPUResourceStats { resources.stats }
+    /// The program-binary cache this renderer uses (shared by every renderer naming its directory), nil for
+    /// `ProgramCacheLocation.none`.
+    package let programCache: ProgramCache?
     /// Binds issued and skipped by the state cache over the renderer's life.
     var stateCacheCounts: (issued: Int, skipped: Int) { (cache.issued, cache.skipped) }
 }

@@ -78,8 +78,12 @@ package final class ProgramLibrary {
     package private(set) var generalBuilt = 0
     package private(set) var specialisedBuilt = 0
 
-    init(resources: GLResources, specialisation: ProgramSpecialisation) {
+    /// Where linked programs are looked up and stored between processes (`ProgramCache`), nil for none.
+    private let cache: ProgramCache?
+
+    init(resources: GLResources, specialisation: ProgramSpecialisation, cache: ProgramCache?) {
         self.specialisation = specialisation
+        self.cache = cache
         self.resources = resources
     }
 
@@ -133,7 +137,7 @@ package final class ProgramLibrary {
     }
 
     private func build(_ name: String, _ variant: ShaderVariant) throws -> GLProgram {
-        let program = try GLProgram.build(named: name, defines: variant.defines)
+        let program = try GLProgram.build(named: name, defines: variant.defines, cache: cache)
         resources.programCreated()
         return program
     }

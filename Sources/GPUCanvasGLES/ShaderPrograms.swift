@@ -149,16 +149,18 @@ struct GLProgram {
     func uniform(_ name: String) -> GLint { uniforms[name] ?? -1 }
 
     /// Compiles and links `name` from the shader library on the current context.
-    static func build(named name: String, defines: [(String, Int)] = []) throws -> GLProgram {
+    static func build(named name: String, defines: [(String, Int)] = [], cache: ProgramCache? = nil) throws -> GLProgram {
         guard let text = ShaderLibrary.source(named: name) else {
             throw RenderError.gpu("shader program \(name).glsl is missing from the Shaders bundle")
         }
-        return try build(text: text, name: name, defines: defines)
+        return try build(text: text, name: name, defines: defines, cache: cache)
     }
 
     /// Compiles and links the program file text `text` (named `name` in messages). `defines` become
     /// `#define NAME value` lines right after `#version` in both stages (a program's specialisations).
-    static func build(text: String, name: String, defines: [(String, Int)] = []) throws -> GLProgram {
+    /// With a `cache` whose driver offers program binaries, the program is loaded from its entry when one
+    /// is there and sound, else built from source and stored (`ProgramCache`).
+    static func build(text: String, name: String, defines: [(String, Int)] = [], cache: ProgramCache? = nil) throws -> GLProgram {
         var src = try ShaderSource.parse(text, name: name)
         if !defines.isEmpty {
             let lines = defines.map { "#define \($0.0) \($0.1)" }.joined(separator: "\n")
@@ -170,6 +172,24 @@ struct GLProgram {
             src.vertex = inject(src.vertex)
             src.fragment = inject(src.fragment)
         }
+        let device = cache?.currentDevice()
+        let key = device.map { ProgramCache.key(device: $0, vertex: src.vertex, fragment: src.fragment) }
+        let program: GLuint
+        if let cache, let device, let key, let loaded = cache.load(key: key, format: device.format) {
+            program = loaded
+        } else {
+            let start = DispatchTime.now().uptimeNanoseconds
+            program = try link(src, name: name, retrievable: key != nil)
+            if let cache, let device, let key {
+                cache.countMiss(buildSeconds: ProgramCache.seconds(since: start))
+                cache.store(program: program, key: key, format: device.format)
+            }
+        }
+        return readUniforms(program, name: name)
+    }
+
+    /// Compiles both stages and links them; `retrievable` asks the driver to keep the binary retrievable.
+    private static func link(_ src: ShaderSource, name: String, retrievable: Bool) throws -> GLuint {
         let vs = try compile(GLenum(GL_VERTEX_SHADER), src.vertex, "\(name).glsl (vertex)")
         defer { glDeleteShader(vs) }
         let fs = try compile(GLenum(GL_FRAGMENT_SHADER), src.fragment, "\(name).glsl (fragment)")
@@ -178,6 +198,7 @@ struct GLProgram {
         guard program != 0 else { throw RenderError.gpu("glCreateProgram failed for \(name): \(GLErrorName.name(glGetError()))") }
         glAttachShader(program, vs)
         glAttachShader(program, fs)
+        if retrievable { glProgramParameteri(program, GLenum(GL_PROGRAM_BINARY_RETRIEVABLE_HINT), GL_TRUE) }
         glLinkProgram(program)
         var status: GLint = 0
         glGetProgramiv(program, GLenum(GL_LINK_STATUS), &status)
@@ -188,6 +209,11 @@ struct GLProgram {
         }
         glDetachShader(program, vs)
         glDetachShader(program, fs)
+        return program
+    }
+
+    /// The linked `program` with its uniforms read and its samplers bound to their units.
+    private static func readUniforms(_ program: GLuint, name: String) -> GLProgram {
         var count: GLint = 0
         glGetProgramiv(program, GLenum(GL_ACTIVE_UNIFORMS), &count)
         var uniforms: [String: GLint] = [:]

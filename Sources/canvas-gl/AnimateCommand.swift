@@ -209,6 +209,7 @@ struct Animate: ParsableCommand {
         // The exporter renders on its own thread and keeps no per-frame reports: what the last frame skipped
         // is what is known here (the frames of one animation usually skip alike).
         printWarnings(renderer.lastReport, prefix: "last frame: ")
+        printProgramCacheNote(renderer)
         let summary = "wrote \(destination.name): \(report.frameCount) frames, \(report.width)×\(report.height) px, "
             + String(format: "%.1f fps end to end (%@)", report.framesPerSecond, renderer.rendererName)
         if output == "-" {

@@ -34,6 +34,10 @@ struct GPUOptions: ParsableArguments {
             help: "How blend modes other than normal read the destination: framebuffer-fetch or destination-copy (default: fetch where the driver has it).")
     var blendRoute: String?
 
+    @Option(name: .customLong("program-cache"),
+            help: "Where GLES program binaries are kept between runs: default ($XDG_CACHE_HOME/gpucanvas/programs, else ~/.cache/gpucanvas/programs), none, or a directory.")
+    var programCache: String = "default"
+
     func validate() throws {
         _ = try glesOptions()
     }
@@ -67,8 +71,15 @@ struct GPUOptions: ParsableArguments {
             }
             format = f
         }
+        let cache: ProgramCacheLocation
+        switch programCache {
+        case "default": cache = .default
+        case "none": cache = .none
+        case "": throw ValidationError("--program-cache: give default, none or a directory")
+        default: cache = .directory(programCache)
+        }
         return GLESOptions(device: selection, pathStrategy: strategy, coverageFormat: format,
-                           paintAtlas: paintAtlas && format == .r8, blendRoute: route)
+                           paintAtlas: paintAtlas && format == .r8, blendRoute: route, programCache: cache)
     }
 }
 
@@ -87,6 +98,13 @@ func makeRenderer(_ name: String, gles: GLESOptions = GLESOptions()) throws -> C
     default:
         throw CLIError("unknown backend \"\(name)\" (expected one of: \(backendNames.joined(separator: ", ")))")
     }
+}
+
+/// Says once on stderr why the GLES program cache stands aside, if it does (an unwritable directory, a
+/// driver without program binaries); rendering goes on without it.
+func printProgramCacheNote(_ renderer: CanvasRenderer) {
+    guard let note = renderer.programCacheStatistics?.note else { return }
+    FileHandle.standardError.write(Data("note: program cache: \(note)\n".utf8))
 }
 
 /// One line per backend for `info`.

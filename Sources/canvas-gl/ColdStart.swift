@@ -5,10 +5,10 @@
 // Per run: spawn → `render`'s run() begins (dynamic loading, Swift and Foundation start-up) → scene loaded →
 // `CanvasRenderer()` (EGL display and context, the base GLES programs compiled and linked) → first frame (the
 // specialised programs it needs, compiled on first use, and its drawing) → file written. Each example runs on
-// GLES with Mesa's shader cache empty (MESA_SHADER_CACHE_DIR: a fresh folder) and warm (a folder one uncounted
-// run filled), and on the reference backend; and, alone, EGL display + context creation
-// (`GLESDeviceInfo.probe`), the floor under every GLES run. Runs are interleaved (round after round of every
-// example and mode) so the machine's load falls on all alike; the table gives medians.
+// GLES with Mesa's shader cache and the program cache empty (MESA_SHADER_CACHE_DIR and XDG_CACHE_HOME: a fresh
+// folder) and warm (a folder one uncounted run filled), and on the reference backend; and, alone, EGL display +
+// context creation (`GLESDeviceInfo.probe`), the floor under every GLES run. Runs are interleaved (round after
+// round of every example and mode) so the machine's load falls on all alike; the table gives medians.
 import ArgumentParser
 import GPUCanvas
 #if canImport(Glibc)
@@ -42,6 +42,9 @@ struct PhaseClock {
 
     /// The clock's reading itself (ns), under `name`.
     mutating func stamp(_ name: String) { fields.append((name, String(monotonicNanoseconds()))) }
+
+    /// A figure in milliseconds under `name`.
+    mutating func value(_ name: String, _ ms: Double) { fields.append((name, String(format: "%.3f", ms))) }
 
     mutating func count(_ name: String, _ value: Int?) {
         if let value { fields.append((name, String(value))) }
@@ -140,14 +143,16 @@ struct ColdStartBench {
         return ms
     }
 
-    /// Starts the tool with `arguments` and MESA_SHADER_CACHE_DIR = `cacheDir`, waits, and returns the clock
-    /// reading just before the spawn and its stderr. A failed run is an error naming it.
+    /// Starts the tool with `arguments` and MESA_SHADER_CACHE_DIR = XDG_CACHE_HOME = `cacheDir`, waits, and
+    /// returns the clock reading just before the spawn and its stderr. A failed run is an error naming it.
     private func spawn(_ arguments: [String], cacheDir: String) throws -> (UInt64, String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: binary)
         p.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["MESA_SHADER_CACHE_DIR"] = cacheDir
+        // The GLES program cache's default folder goes with Mesa's, so "empty" and "warm" are both caches'.
+        env["XDG_CACHE_HOME"] = cacheDir
         env["MESA_SHADER_CACHE_DISABLE"] = nil
         env["MESA_DISK_CACHE_SINGLE_FILE"] = nil
         p.environment = env

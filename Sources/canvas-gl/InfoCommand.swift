@@ -8,7 +8,8 @@ struct Info: ParsableCommand {
         discussion: """
             For GLES: every device eglQueryDevicesEXT lists, then for the selected device (--device) the \
             vendor, renderer, version, max texture size and samples, the extensions the backend looks for, \
-            and the path strategy the device gets by default. Without a working EGL it says why; the \
+            the path strategy the device gets by default, and how many program binary formats the driver \
+            offers (none: the program cache stands aside). Without a working EGL it says why; the \
             reference backend works regardless.
 
             With --fonts: the faces fontconfig and the text engine's alias table choose for SwiftUI's font \

@@ -93,7 +93,15 @@ struct Render: ParsableCommand {
         let picture = try renderer.render(recording, scale: renderScale)
         clock.mark("firstFrame")
         clock.count("programsAfterFirstFrame", renderer.gpuResourceStats?.programs)
+        clock.count("programCacheHits", renderer.programCacheStatistics?.hits)
+        clock.count("programCacheMisses", renderer.programCacheStatistics?.misses)
+        if let c = renderer.programCacheStatistics {
+            clock.value("programCacheLoad", c.loadSeconds * 1e3)
+            clock.value("programCacheBuild", c.buildSeconds * 1e3)
+            clock.value("programCacheStore", c.storeSeconds * 1e3)
+        }
         printWarnings(renderer.lastReport)
+        printProgramCacheNote(renderer)
         if dumpGPU, let commands = renderer.lastGPUCommandDump { print(commands) }
         guard let output else { return }
         try saveImage(picture, to: output, settings: settings)

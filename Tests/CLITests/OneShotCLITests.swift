@@ -280,9 +280,45 @@ final class OneShotCLITests: XCTestCase {
         }
         let atInit = try XCTUnwrap((object["programsAtInit"] as? NSNumber)?.intValue)
         let afterFirst = try XCTUnwrap((object["programsAfterFirstFrame"] as? NSNumber)?.intValue)
-        XCTAssertGreaterThan(atInit, 0, "CanvasRenderer() builds the base programs")
-        XCTAssertGreaterThanOrEqual(afterFirst, atInit)
+        XCTAssertEqual(atInit, 0, "CanvasRenderer() builds no program: each is built on first use")
+        XCTAssertEqual(afterFirst, 1, "the ellipse's first frame builds one: the baked-paint blit")
         XCTAssertEqual((object["programsAfterSecondFrame"] as? NSNumber)?.intValue, afterFirst, "the same frame again compiles nothing")
+    }
+
+    /// `--program-cache DIR`: the second run loads every program the first built; an unwritable directory or a
+    /// driver without program binaries renders anyway and says so once.
+    func testProgramCacheOptionLoadsOnTheSecondRunAndSaysWhyItStandsAside() throws {
+        func timings(_ r: Run) throws -> [String: Any] {
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let line = try XCTUnwrap(r.stderr.split(separator: "\n").first { $0.hasPrefix("timings: ") }, r.stderr)
+            return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.dropFirst(9).utf8)) as? [String: Any])
+        }
+        let render = ["render", "--example", "ellipse", "--device", "mesa", "-o", path("e.png"), "--timings", "--program-cache"]
+        let first = try timings(try run(render + [path("programs")]))
+        let built = try XCTUnwrap((first["programCacheMisses"] as? NSNumber)?.intValue)
+        XCTAssertGreaterThan(built, 0)
+        XCTAssertEqual((first["programCacheHits"] as? NSNumber)?.intValue, 0)
+        let files = try FileManager.default.contentsOfDirectory(atPath: path("programs")).filter { $0.hasSuffix(".bin") }
+        XCTAssertEqual(files.count, built)
+        let second = try timings(try run(render + [path("programs")]))
+        XCTAssertEqual((second["programCacheHits"] as? NSNumber)?.intValue, built)
+        XCTAssertEqual((second["programCacheMisses"] as? NSNumber)?.intValue, 0)
+        XCTAssertNil(try timings(try run(render + ["none"]))["programCacheHits"], "--program-cache none has no cache")
+
+        try Data("a file".utf8).write(to: URL(fileURLWithPath: path("blocker")))
+        let blocked = try run(render + [path("blocker/programs")])
+        XCTAssertEqual(blocked.status, 0, blocked.stderr)
+        let note = "note: program cache: cannot write to \(path("blocker/programs")) ("
+        XCTAssertEqual(blocked.stderr.components(separatedBy: note).count, 2, "said once: \(blocked.stderr)")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path("e.png")))
+
+        var environment = ProcessInfo.processInfo.environment
+        environment["MESA_SHADER_CACHE_DISABLE"] = "true"
+        let off = try run(render + [path("programs")], environment: environment)
+        XCTAssertEqual((try timings(off)["programCacheHits"] as? NSNumber)?.intValue, 0)
+        XCTAssertTrue(off.stderr.contains("note: program cache: the driver offers no program binary format"), off.stderr)
+
+        assertCleanFailure(try run(render + [""]), mentions: "--program-cache: give default, none or a directory")
     }
 
     func testBenchColdPrintsTheTableForEachMode() throws {

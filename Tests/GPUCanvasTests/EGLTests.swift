@@ -30,6 +30,10 @@ final class EGLTests: XCTestCase {
         XCTAssertEqual(info.extensions["GL_EXT_color_buffer_float"], true)
         XCTAssertEqual(info.extensions["GL_EXT_float_blend"], true)
         XCTAssertEqual(info.defaultPathStrategy, .rasterAtlas)
+        // Mesa's one format (GL_PROGRAM_BINARY_FORMAT_MESA) while its disk cache is on, none when it is off.
+        let mesaCacheOff = ProcessInfo.processInfo.environment["MESA_SHADER_CACHE_DISABLE"]
+            .map { ["true", "1", "yes"].contains($0.lowercased()) } ?? false
+        XCTAssertEqual(info.programBinaryFormats, mesaCacheOff ? 0 : 1)
         XCTAssertTrue(info.description.contains("GL_RENDERER: \(info.renderer)"), info.description)
         XCTAssertTrue(info.description.contains("GL_EXT_float_blend: yes"), info.description)
     }

@@ -114,6 +114,13 @@ public final class CanvasRenderer {
         return g.lastTimings
     }
 
+    /// GLES only: what the program-binary cache did in this process (hits, misses, bad entries, and why it
+    /// stands aside if it does); nil for the reference backend or `ProgramCacheLocation.none`. Counters are
+    /// those of the directory's cache, which every renderer naming that directory shares.
+    public var programCacheStatistics: ProgramCacheStatistics? {
+        (implementation as? GLESBackend)?.programCache?.statistics
+    }
+
     /// GLES only: the path strategy in use (raster atlas or GPU tessellation).
     public var pathStrategy: PathStrategyKind? { (implementation as? GLESBackend)?.strategyKind }
 
