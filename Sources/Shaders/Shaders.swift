@@ -16,7 +16,7 @@ public enum ShaderLibrary {
     nonisolated(unsafe) private static var texts: [String: String?] = [:]
     nonisolated(unsafe) private static var reads = 0
 
-    /// How many files this process has read from the bundle: each once at most.
+    /// How many of the bundle's files this process has read: each once at most.
     package static var fileReads: Int { lock.withLock { reads } }
 
     /// The text of `programs/<relativePath>`, read on the first call and kept.
@@ -26,7 +26,7 @@ public enum ShaderLibrary {
             var text: String?
             if let folder = programsFolder {
                 text = try? String(contentsOf: folder.appendingPathComponent(relativePath), encoding: .utf8)
-                reads += 1
+                if text != nil { reads += 1 }  // files read; a name with no file (an unknown include) is not one
             }
             texts[relativePath] = .some(text)
             return text
