@@ -141,49 +141,85 @@ final class ColorResolvedTests: XCTestCase, ComparesBackends {
         assertPixel(img, 2, 2, PixelRGBA8(r: 255, g: 0, b: 153, a: 255))
     }
 
-    /// A NaN or infinite fraction, or a NaN component, makes a colour with NaN components: the draw using it is
-    /// skipped with an `invalidNumber` diagnostic and the rest of the frame draws, on every backend alike; under
-    /// `.strict` it is the error of that name.
+    /// A NaN or infinite fraction, or a NaN or infinite component or opacity, makes a colour that is not finite:
+    /// the draw using it is skipped with an `invalidNumber` diagnostic and the rest of the frame draws, in every
+    /// colour mode and on every backend alike (an infinite component is not clamped to 1 in some modes and
+    /// skipped in others); under `.strict` it is the error of that name.
     func testNonFiniteFractionsAndComponentsSkipTheDrawWithADiagnostic() throws {
         let bad: [Color] = [
             Color.red.mix(with: .blue, by: .nan), Color.red.mix(with: .blue, by: .infinity, in: .device),
             Color.red.mix(with: .blue, by: -.infinity), Color(Color.Resolved(red: .nan, green: 0, blue: 0)),
-            Color.red.mix(with: Color(Color.Resolved(red: 0, green: .infinity, blue: 0)), by: 0.5),
+            Color(Color.Resolved(red: 0, green: .infinity, blue: 0)),
+            Color.red.mix(with: Color(Color.Resolved(red: 0, green: .infinity, blue: 0)), by: 0.5, in: .device),
+            Color(red: 0.5, green: 0, blue: 0, opacity: .infinity),
         ]
         for c in bad {
             let resolved = c.resolve(in: EnvironmentValues())
             XCTAssertFalse([resolved.linearRed, resolved.linearGreen, resolved.linearBlue, resolved.opacity].allSatisfy(\.isFinite), "\(c)")
         }
-        let recording = Recording(size: CGSize(width: 8, height: 4)) { ctx, _ in
-            for (i, c) in bad.enumerated() {
-                ctx.fill(Path(CGRect(x: 0, y: 0, width: 8, height: 4)), with: .color(c))
-                if i == 0 { ctx.fill(Path(CGRect(x: 0, y: 0, width: 4, height: 4)), with: .color(.black)) }
+        func recording(_ mode: ColorRenderingMode) -> Recording {
+            Recording(size: CGSize(width: 8, height: 4), colorMode: mode) { ctx, _ in
+                for (i, c) in bad.enumerated() {
+                    ctx.fill(Path(CGRect(x: 0, y: 0, width: 8, height: 4)), with: .color(c))
+                    if i == 0 { ctx.fill(Path(CGRect(x: 0, y: 0, width: 4, height: 4)), with: .color(.black)) }
+                }
             }
         }
         var reports: [RenderReport] = []
-        for (name, policy) in [("lenient", DiagnosticsPolicy.lenient), ("strict", .strict)] {
+        for policy in [DiagnosticsPolicy.lenient, .strict] {
             var backends = [("reference", try SharedRenderers.renderer(.reference, policy: policy))]
             for (form, options) in BackendComparison.glesForms {
                 backends.append((form, try SharedRenderers.renderer(.gles(options), policy: policy)))
             }
-            for (backend, r) in backends {
-                if policy == .strict {
-                    XCTAssertThrowsError(try r.render(recording), backend) { error in
-                        XCTAssertTrue("\(error)".hasPrefix("invalid geometry: draw #0: paint "), "\(backend): \(error)")
-                        XCTAssertTrue("\(error)".hasSuffix("is not finite"), "\(backend): \(error)")
+            for mode in ColorRenderingMode.allCases {
+                for (backend, r) in backends {
+                    if policy == .strict {
+                        XCTAssertThrowsError(try r.render(recording(mode)), backend) { error in
+                            XCTAssertEqual("\(error)", "invalid geometry: draw #0: paint rgba(nan, nan, nan, nan) is not finite",
+                                           "\(mode) \(backend)")
+                        }
+                        continue
                     }
-                    continue
+                    let (img, report) = try r.renderWithReport(recording(mode))
+                    XCTAssertEqual(img.pixel(x: 1, y: 1), PixelRGBA8(r: 0, g: 0, b: 0, a: 255), "\(mode) \(backend)")
+                    XCTAssertEqual(img.pixel(x: 6, y: 1).a, 0, "\(mode) \(backend)")
+                    XCTAssertEqual(report.diagnostics.count, bad.count, "\(mode) \(backend): \(report)")
+                    XCTAssertTrue(report.diagnostics.allSatisfy { $0.kind == .invalidNumber }, "\(backend): \(report)")
+                    reports.append(report)
                 }
-                let (img, report) = try r.renderWithReport(recording)
-                XCTAssertEqual(img.pixel(x: 1, y: 1), PixelRGBA8(r: 0, g: 0, b: 0, a: 255), "\(name) \(backend)")
-                XCTAssertEqual(img.pixel(x: 6, y: 1).a, 0, "\(name) \(backend)")
-                XCTAssertEqual(report.diagnostics.count, bad.count, "\(backend): \(report)")
-                XCTAssertTrue(report.diagnostics.allSatisfy { $0.kind == .invalidNumber }, "\(backend): \(report)")
-                reports.append(report)
             }
         }
         XCTAssertTrue(reports.allSatisfy { $0 == reports[0] }, "\(reports)")
-        XCTAssertEqual(reports.first?.diagnostics.first?.description,
-                       "invalid geometry: draw #0: paint rgba(nan, nan, nan, nan) is not finite")
+        // Draw numbers: the black square is #1, so the bad draws are #0, #2, #3, ….
+        XCTAssertEqual(reports.first?.diagnostics.map(\.description), [
+            "invalid geometry: draw #0: paint rgba(nan, nan, nan, nan) is not finite",
+            "invalid geometry: draw #2: paint rgba(nan, nan, nan, nan) is not finite",
+            "invalid geometry: draw #3: paint rgba(nan, nan, nan, nan) is not finite",
+            "invalid geometry: draw #4: paint rgba(nan, 0, 0, 1) is not finite",
+            "invalid geometry: draw #5: paint rgba(0, inf, 0, 1) is not finite",
+            // Color.red (1, 59/255, 48/255) and (0, ∞, 0) mixed halfway in sRGB: (0.5, ∞, 0.0941), in linear light
+            // (0.214, ∞, 0.009134): the paint shows the colour's own components when one is not finite.
+            "invalid geometry: draw #6: paint rgba(0.214, inf, 0.009134, 1) is not finite",
+            "invalid geometry: draw #7: paint rgba(0.5, 0, 0, inf) is not finite",
+        ])
+    }
+
+    /// A gradient stop whose colour has an infinite component skips the draw in every colour mode, as a NaN one
+    /// does (it is not clamped to 1).
+    func testInfiniteGradientStopColourSkipsTheDraw() throws {
+        let stop = Color(Color.Resolved(red: 0, green: .infinity, blue: 0))
+        for mode in ColorRenderingMode.allCases {
+            let recording = Recording(size: CGSize(width: 8, height: 4), colorMode: mode) { ctx, size in
+                ctx.fill(Path(CGRect(origin: .zero, size: size)),
+                         with: .linearGradient(Gradient(colors: [.red, stop]), startPoint: .zero, endPoint: CGPoint(x: 8, y: 0)))
+            }
+            for (backend, r) in [("reference", try SharedRenderers.renderer(.reference, policy: .lenient)),
+                                 ("gles", try SharedRenderers.renderer(.gles(GLESOptions(device: .mesa)), policy: .lenient))] {
+                let (img, report) = try r.renderWithReport(recording)
+                XCTAssertEqual(img.pixel(x: 4, y: 2).a, 0, "\(mode) \(backend)")
+                XCTAssertEqual(report.diagnostics.map(\.description),
+                               ["invalid geometry: draw #0: gradient stop 1 colour \(stop) is not finite"], "\(mode) \(backend)")
+            }
+        }
     }
 }
