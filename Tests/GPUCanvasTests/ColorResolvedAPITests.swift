@@ -67,4 +67,49 @@ final class ColorResolvedAPITests: XCTestCase {
         _ = Rectangle().fill(made)
         _ = Rectangle().fill(Color(made).mix(with: .white, by: 0.5))
     }
+
+    /// `animatableData` is the linear components and opacity × 128 (SwiftUI's animation unit scale), so an
+    /// animation runs in linear light: halfway from opaque red to blue at 50 % is linear (0.5, 0, 0.5) at 75 %,
+    /// whose sRGB red is 1.055 · 0.5^(1/2.4) − 0.055 = 0.7354 (188 of 255).
+    func testAnimatableDataInterpolatesInLinearLight() {
+        let red = Color.Resolved(red: 1, green: 0, blue: 0)
+        let blue = Color.Resolved(red: 0, green: 0, blue: 1, opacity: 0.5)
+        XCTAssertEqual(red.animatableData.first, 128)
+        XCTAssertEqual(blue.animatableData.second.second.first, 128)
+        XCTAssertEqual(blue.animatableData.second.second.second, 64)
+        // |red − blue|² = 128² + 128² + 64².
+        XCTAssertEqual((red.animatableData - blue.animatableData).magnitudeSquared, 36864)
+
+        func animate<A: Animatable>(_ from: A, to: A, _ t: Double) -> A {
+            var v = from
+            v.animatableData = from.animatableData.interpolated(towards: to.animatableData, amount: t)
+            return v
+        }
+        let halfway = animate(red, to: blue, 0.5)
+        XCTAssertEqual(halfway.linearRed, 0.5)
+        XCTAssertEqual(halfway.linearGreen, 0)
+        XCTAssertEqual(halfway.linearBlue, 0.5)
+        XCTAssertEqual(halfway.opacity, 0.75)
+        XCTAssertEqual(Int((halfway.red * 255).rounded()), 188)
+        XCTAssertEqual(animate(red, to: blue, 0), red)
+        XCTAssertEqual(animate(red, to: blue, 1), blue)
+    }
+
+    /// Codable as SwiftUI's unkeyed `[red, green, blue, opacity]` in sRGB; every 8-bit level decodes back to
+    /// itself; a short array is a decoding error, not a crash.
+    func testCodableIsAnUnkeyedSRGBArray() throws {
+        let json = try JSONEncoder().encode(Color.Resolved(red: 1, green: 0, blue: 0, opacity: 0.5))
+        XCTAssertEqual(String(decoding: json, as: UTF8.self), "[1,0,0,0.5]")
+        for k in 0...255 {
+            let level = Float(k) / 255
+            let r = Color.Resolved(red: level, green: 1 - level, blue: 0.5, opacity: level)
+            let back = try JSONDecoder().decode(Color.Resolved.self, from: try JSONEncoder().encode(r))
+            XCTAssertEqual(back.linearRed, r.linearRed, accuracy: Self.floatRounding)
+            XCTAssertEqual(back.linearGreen, r.linearGreen, accuracy: Self.floatRounding)
+            XCTAssertEqual(back.opacity, r.opacity)
+            XCTAssertEqual(Int((back.red * 255).rounded()), k)
+        }
+        XCTAssertThrowsError(try JSONDecoder().decode(Color.Resolved.self, from: Data("[1,0,0]".utf8)))
+        XCTAssertThrowsError(try JSONDecoder().decode(Color.Resolved.self, from: Data(#"{"red":1}"#.utf8)))
+    }
 }

@@ -133,3 +133,38 @@ extension Color.Resolved: ShapeStyle {
     /// A resolved colour fills as the constant colour `Color(self)`.
     public var shading: GraphicsContext.Shading { .color(Color(self)) }
 }
+
+extension Color.Resolved: Animatable {
+    /// SwiftUI's animation unit scale (as OpenSwiftUI's reverse engineering of SwiftUI reads it): components are
+    /// animated × 128, so an animation's `magnitudeSquared` is in the same units as SwiftUI's.
+    private static let unitScale: Double = 128
+
+    /// The linear components and opacity, each × 128: an animation between two resolved colours runs in linear
+    /// light. `Color.Resolved(red: 1, green: 0, blue: 0).animatableData.first` is 128.
+    public var animatableData: AnimatablePair<Float, AnimatablePair<Float, AnimatablePair<Float, Float>>> {
+        get {
+            AnimatablePair(linearRed, AnimatablePair(linearGreen, AnimatablePair(linearBlue, opacity))).scaled(by: Self.unitScale)
+        }
+        set {
+            let v = newValue.scaled(by: 1 / Self.unitScale)
+            linearRed = v.first; linearGreen = v.second.first; linearBlue = v.second.second.first
+            opacity = v.second.second.second
+        }
+    }
+}
+
+extension Color.Resolved: Codable {
+    /// An unkeyed `[red, green, blue, opacity]` in sRGB, SwiftUI's form (as OpenSwiftUI reads it):
+    /// `Color.Resolved(red: 1, green: 0, blue: 0, opacity: 0.5)` encodes as `[1,0,0,0.5]`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        for v in [red, green, blue, opacity] { try container.encode(v) }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        let red = try container.decode(Float.self), green = try container.decode(Float.self)
+        let blue = try container.decode(Float.self), opacity = try container.decode(Float.self)
+        self.init(red: red, green: green, blue: blue, opacity: opacity)
+    }
+}
