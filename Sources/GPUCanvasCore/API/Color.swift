@@ -140,6 +140,9 @@ extension Color {
     ///
     /// `Color.red.premultiplied(in: .nonLinear)` → RGBA(1, 0.2314, 0.1882, 1).
     package func premultiplied(in mode: ColorRenderingMode) -> RGBA {
+        // A non-finite component is passed on as given, unclamped, for the lowering to skip the draw (clamping
+        // would draw an infinite component as 1 in some modes and skip it in `.extendedLinear`).
+        guard hasFiniteComponents else { return RGBA(r: Float(red), g: Float(green), b: Float(blue), a: Float(alpha)) }
         let a = min(max(alpha, 0), 1)
         var c: (Double, Double, Double)
         switch (mode, space) {
@@ -157,6 +160,12 @@ extension Color {
         }
         return RGBA(r: Float(c.0 * a), g: Float(c.1 * a), b: Float(c.2 * a), a: Float(a))
     }
+}
+
+extension Color {
+    /// False when a component or the opacity is NaN or infinite: a draw with such a colour is skipped (a
+    /// diagnostic, or `.strict`'s error), in every colour mode.
+    package var hasFiniteComponents: Bool { red.isFinite && green.isFinite && blue.isFinite && alpha.isFinite }
 }
 
 /// The sRGB transfer function, extended symmetrically to negative values.

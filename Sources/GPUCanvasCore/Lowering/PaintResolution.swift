@@ -215,6 +215,8 @@ extension Color {
     ///
     /// `Color.red.straight(in: .nonLinear, linearLight: false)` → (1, 0.2314, 0.1882, 1).
     package func straight(in mode: ColorRenderingMode, linearLight: Bool) -> SIMD4<Float> {
+        // Non-finite: unclamped, for the caller's finiteness check (as `premultiplied(in:)`).
+        guard hasFiniteComponents else { return SIMD4(Float(red), Float(green), Float(blue), Float(alpha)) }
         let a = min(max(alpha, 0), 1)
         var c: (Double, Double, Double)
         if mode == .nonLinear && !linearLight {
