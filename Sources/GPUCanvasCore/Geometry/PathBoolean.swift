@@ -10,7 +10,7 @@
 // - Precision: each point moves by at most half a grid step, 2^−k / 2 per axis, which is below M · 2^−29
 //   (about 2·10^−9 of M): 2·10^−6 units for coordinates up to 1000. Intersection points Clipper adds are
 //   rounded to the same grid.
-// - Range: every finite input fits, 10^300 included; what a huge operand costs is relative precision for a
+// - Range: every finite input fits, 10^300 and subnormals included; what a huge operand costs is relative precision for a
 //   small one beside it (a 1-unit shape next to a 10^12-unit one is on a 2^−(29−40) grid and may vanish).
 //
 // So a result's edges lie within `Flatten.tolerance` + M · 2^−29 of the exact combination of the curves
@@ -77,32 +77,34 @@ package enum PathBoolean {
         return out
     }
 
-    /// The power-of-two factor that maps the contours into Clipper's grid (see the file comment).
-    package static func gridScale(_ sets: [[Contour]]) -> Double {
+    /// The exponent k of the power-of-two factor 2^k that maps the contours into Clipper's grid (see the file
+    /// comment). k runs from −995 (coordinates near Double's largest) to 1102 (subnormal ones), beyond what one
+    /// Double factor can hold, so points are scaled by `Double(sign:exponent:significand:)`, exact either way.
+    package static func scaleExponent(_ sets: [[Contour]]) -> Int {
         var m = 0.0
         for set in sets { for c in set { for p in c.points { m = max(m, abs(p.x), abs(p.y)) } } }
-        guard m > 0 else { return 1 }
+        guard m > 0 else { return 0 }
         // m < 2^(exponent + 1), so m · 2^k < 2^gridExponent.
-        let k = max(-1000, min(1000, gridExponent - 1 - Int(m.exponent)))
-        return Double(sign: .plus, exponent: k, significand: 1)
+        return gridExponent - 1 - Int(m.exponent)
     }
 
     /// Interleaved integer coordinates and per-contour counts. Open subpaths stay open when `asLines`; a closed
     /// subpath then repeats its start point so that its closing segment is clipped too.
-    private static func grid(_ contours: [Contour], scale: Double, asLines: Bool) -> (xy: [Int64], counts: [Int32]) {
+    private static func grid(_ contours: [Contour], exponent k: Int, asLines: Bool) -> (xy: [Int64], counts: [Int32]) {
+        func scaled(_ v: Double) -> Int64 { Int64(Double(sign: .plus, exponent: k, significand: v).rounded()) }
         var xy: [Int64] = []
         var counts: [Int32] = []
         xy.reserveCapacity(contours.reduce(0) { $0 + 2 * $1.points.count + 2 })
         for c in contours {
             var n: Int32 = 0
             for p in c.points {
-                xy.append(Int64((p.x * scale).rounded()))
-                xy.append(Int64((p.y * scale).rounded()))
+                xy.append(scaled(p.x))
+                xy.append(scaled(p.y))
                 n += 1
             }
             if asLines, c.closed, let p = c.points.first {
-                xy.append(Int64((p.x * scale).rounded()))
-                xy.append(Int64((p.y * scale).rounded()))
+                xy.append(scaled(p.x))
+                xy.append(scaled(p.y))
                 n += 1
             }
             counts.append(n)
@@ -119,9 +121,9 @@ package enum PathBoolean {
     /// Clipper reports an error.
     package static func run(_ op: CClipperOperation, subject: [Contour], clip: [Contour], evenOdd: Bool,
                             lines: Bool) -> Output? {
-        let scale = gridScale([subject, clip])
-        let s = grid(subject, scale: scale, asLines: lines)
-        let c = grid(clip, scale: scale, asLines: false)
+        let k = scaleExponent([subject, clip])
+        let s = grid(subject, exponent: k, asLines: lines)
+        let c = grid(clip, exponent: k, asLines: false)
         var result: OpaquePointer?
         let status = s.xy.withUnsafeBufferPointer { sxy in
             s.counts.withUnsafeBufferPointer { sc in
@@ -135,7 +137,7 @@ package enum PathBoolean {
         }
         guard status == CClipperOK, let r = result else { return nil }
         defer { cclipper_free(r) }
-        let inverse = 1 / scale
+        func unscaled(_ v: Int64) -> Double { Double(sign: .plus, exponent: -k, significand: Double(v)) }
         var out = Output()
         var buffer: [Int64] = []
         for i in 0 ..< cclipper_contour_count(r) {
@@ -144,8 +146,8 @@ package enum PathBoolean {
             buffer.withUnsafeMutableBufferPointer { cclipper_copy_points(r, i, $0.baseAddress) }
             var pts: [CGPoint] = []
             pts.reserveCapacity(n)
-            for k in 0 ..< n {
-                pts.append(CGPoint(x: Double(buffer[2 * k]) * inverse, y: Double(buffer[2 * k + 1]) * inverse))
+            for j in 0 ..< n {
+                pts.append(CGPoint(x: unscaled(buffer[2 * j]), y: unscaled(buffer[2 * j + 1])))
             }
             out.contours.append((pts, Int(cclipper_component(r, i))))
         }
