@@ -118,7 +118,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GPUCanvasTests",
-            dependencies: ["GPUCanvas", "GPUCanvasCore", "GPUCanvasReference", "GPUCanvasGLES", "CJPEG", "Shaders"],
+            dependencies: ["GPUCanvas", "GPUCanvasCore", "GPUCanvasReference", "GPUCanvasGLES", "CJPEG", "Shaders", "CClipper"],
             path: "Tests/GPUCanvasTests"
         ),
         .testTarget(
