@@ -460,6 +460,61 @@ final class PathBooleanTests: XCTestCase, ComparesBackends {
         XCTAssertGreaterThan(checked, 40)
     }
 
+    /// The differential fuzzer's paths (`scripts/fuzz.py --seed 32 --print-scene I`, I < 40: element soups,
+    /// degenerate subpaths, wild transforms up to 10³⁰⁰), drawn and clip paths in canvas space, each combined
+    /// with the next by every operation: no crash or hang, every result finite. `GPUCANVAS_FUZZ_SCENES` names a
+    /// folder of scene files to use instead.
+    func testFuzzerPathsCombineWithoutFailure() throws {
+        try TestTier.requireThorough()
+        var scenes: [Data] = []
+        if let dir = ProcessInfo.processInfo.environment["GPUCANVAS_FUZZ_SCENES"] {
+            for name in try FileManager.default.contentsOfDirectory(atPath: dir).sorted() where name.hasSuffix(".json") {
+                scenes.append(try Data(contentsOf: URL(fileURLWithPath: dir).appendingPathComponent(name)))
+            }
+        } else {
+            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent()
+            for i in 0 ..< 40 {
+                let p = Process()
+                p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                p.arguments = ["python3", root.appendingPathComponent("scripts/fuzz.py").path, "--seed", "32",
+                               "--print-scene", "\(i)"]
+                let pipe = Pipe()
+                p.standardOutput = pipe
+                try p.run()
+                scenes.append(pipe.fileHandleForReading.readDataToEndOfFile())
+                p.waitUntilExit()
+            }
+        }
+        var paths: [Path] = []
+        func collect(_ layer: RecordedLayer) {
+            for item in layer.items {
+                switch item {
+                case .draw(let d):
+                    paths.append(d.path.applying(d.transform))
+                    for case .path(let p, let t, _, _) in d.state.clips { paths.append(p.applying(t)) }
+                case .layer(let l): collect(l.content)
+                }
+            }
+        }
+        var loaded = 0
+        for data in scenes {
+            // A scene the loader refuses is the loader's business (the fuzzer also writes malformed ones).
+            guard let scene = try? Scene(jsonData: data) else { continue }
+            loaded += 1
+            collect(scene.recording.root)
+        }
+        XCTAssertGreaterThan(loaded, scenes.count / 2)
+        for (i, (a, b)) in zip(paths, paths.dropFirst()).enumerated() {
+            for eo in [false, true] {
+                for op in Op.allCases { XCTAssertTrue(Self.apply(op, a, b, eoFill: eo).isFinite, "pair \(i) \(op)") }
+                XCTAssertTrue(a.lineIntersection(b, eoFill: eo).isFinite, "pair \(i)")
+                XCTAssertTrue(a.lineSubtraction(b, eoFill: eo).isFinite, "pair \(i)")
+            }
+        }
+        print("PathBooleanTests: \(paths.count) fuzzer paths from \(loaded) scenes combined")
+    }
+
     /// The shim catches what Clipper throws: coordinates beyond its 2⁶² − 1 range are a status, not a crash
     /// (the grid scaling never produces them; this is the shim's own guard).
     func testShimReportsOutOfRangeCoordinates() {
@@ -606,6 +661,12 @@ final class PathBooleanTests: XCTestCase, ComparesBackends {
             let times = Op.allCases.map { op in median { _ = Self.apply(op, a, b, eoFill: false) } }
             print("PathBooleanTests: 1000 \(name) × 2, median ms union/intersection/subtracting/xor:",
                   times.map { String(format: "%.2f", $0) }.joined(separator: " / "))
+            // Where the union's time goes: flattening both, then Clipper with the grid conversions.
+            let ca = PathBoolean.contours(of: a)!, cb = PathBoolean.contours(of: b)!
+            let flatten = median { _ = PathBoolean.contours(of: a); _ = PathBoolean.contours(of: b) }
+            let clipper = median { _ = PathBoolean.run(CClipperUnion, subject: ca, clip: cb, evenOdd: false, lines: false) }
+            print("PathBooleanTests: 1000 \(name): \(ca[0].points.count) + \(cb[0].points.count) points, flattening",
+                  String(format: "%.2f ms, Clipper and the grid %.2f ms", flatten, clipper))
         }
         let a = wavy(40, 0), b = wavy(60, 1)
         let (expected, outline) = Self.oracle(a, b)

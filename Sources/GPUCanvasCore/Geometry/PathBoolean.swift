@@ -10,8 +10,9 @@
 // - Precision: each point moves by at most half a grid step, 2^−k / 2 per axis, which is below M · 2^−29
 //   (about 2·10^−9 of M): 2·10^−6 units for coordinates up to 1000. Intersection points Clipper adds are
 //   rounded to the same grid.
-// - Range: every finite input fits, 10^300 and subnormals included; what a huge operand costs is relative precision for a
-//   small one beside it (a 1-unit shape next to a 10^12-unit one is on a 2^−(29−40) grid and may vanish).
+// - Range: every finite input fits, 10^300 and subnormals included; what a huge operand costs is relative
+//   precision for a small one beside it (next to a 10^12-unit shape the grid step is 2^11 units, and a 1-unit
+//   shape vanishes).
 //
 // So a result's edges lie within `Flatten.tolerance` + M · 2^−29 of the exact combination of the curves
 // (curves so large that their flattening reaches `Flatten.maxSegmentsPerCurve` lose the 0.05 bound, as when
