@@ -389,6 +389,26 @@ final class PathBooleanTests: XCTestCase, ComparesBackends {
         }
     }
 
+    /// An operand that would flatten past `PathBoolean.maxPoints` gives an empty path, promptly: 4097 huge
+    /// cubics of 4096 lines each.
+    func testOperandBeyondThePointBoundGivesEmptyPath() {
+        var p = Path()
+        p.move(to: .zero)
+        for i in 0 ... PathBoolean.maxPoints / Flatten.maxSegmentsPerCurve {
+            let s = CGFloat(i % 2 == 0 ? 1e9 : -1e9)
+            p.addCurve(to: CGPoint(x: CGFloat(i), y: 0), control1: CGPoint(x: 0, y: s), control2: CGPoint(x: s, y: 0))
+        }
+        p.closeSubpath()
+        XCTAssertNil(PathBoolean.contours(of: p))
+        XCTAssertTrue(p.union(Path(CGRect(x: 0, y: 0, width: 10, height: 10))).isEmpty)
+        // Below the bound each such curve flattens to its 4096 lines.
+        var q = Path()
+        q.move(to: .zero)
+        for i in 0 ..< 8 { q.addCurve(to: CGPoint(x: CGFloat(i), y: 0), control1: CGPoint(x: 0, y: 1e9), control2: CGPoint(x: 1e9, y: 0)) }
+        XCTAssertEqual(PathBoolean.contours(of: q)?.first?.points.count, 1 + 8 * Flatten.maxSegmentsPerCurve)
+        XCTAssertEqual(PathBoolean.pointCount(q, tolerance: Flatten.tolerance), 1 + 8 * Flatten.maxSegmentsPerCurve)
+    }
+
     /// 10³⁰⁰ fits the grid (the scale is a power of two chosen from the operands), with relative precision.
     func testHugeCoordinates() {
         let big = 1e300

@@ -8,8 +8,9 @@
 //   magnitude of both operands).
 // - Filled results are closed subpaths, outer contours and holes, that never overlap or cross: filling them
 //   by either rule gives the same region.
-// - A NaN or infinite coordinate in either operand gives an empty path (as `trimmedPath`); so does an
-//   operation Clipper reports an error for. Empty, one-point and zero-area operands enclose nothing.
+// - A NaN or infinite coordinate in either operand gives an empty path (as `trimmedPath`); so do an operand
+//   that flattens past 16 M points (`PathBoolean.maxPoints`, as `strokedPath` past its bound) and an operation
+//   Clipper reports an error for. Empty, one-point and zero-area operands enclose nothing.
 // - `lineIntersection`/`lineSubtraction` clip every subpath of `self` as a line, a closed subpath with its
 //   closing segment; a subpath kept whole comes back closed, clipped ones as open polylines.
 import CClipper

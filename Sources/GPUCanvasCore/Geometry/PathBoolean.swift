@@ -16,7 +16,8 @@
 //
 // So a result's edges lie within `Flatten.tolerance` + M · 2^−29 of the exact combination of the curves
 // (curves so large that their flattening reaches `Flatten.maxSegmentsPerCurve` lose the 0.05 bound, as when
-// drawn). Non-finite coordinates in either operand give an empty path, as `trimmedPath` and `dashedPath` do;
+// drawn). Non-finite coordinates in either operand give an empty path, as `trimmedPath` and `dashedPath` do, and
+// so does an operand that flattens to more than `maxPoints` points (as `strokedPath` beyond its bound);
 // a result Clipper cannot compute (it reports an error instead of throwing across the C boundary) is empty
 // too. Degenerate contours (fewer than 3 distinct points, or zero area) add nothing.
 import CClipper
@@ -24,6 +25,9 @@ import CClipper
 package enum PathBoolean {
     /// M · 2^k stays below 2^`gridExponent` (Clipper's fast range is 2^30 − 1).
     package static let gridExponent = 29
+    /// Most flattened points one operand may have (the stroker's outline bound, 16 M): beyond it the operation
+    /// gives an empty path rather than gigabytes of contours (10⁵ curves of 4096 lines each would be 6 GB).
+    package static let maxPoints = Stroker.maxOutlinePoints
 
     /// A flattened subpath in user space.
     package struct Contour {
@@ -32,9 +36,12 @@ package enum PathBoolean {
     }
 
     /// The subpaths of `path` as polylines, curves flattened at `tolerance` user units. Lone moves are dropped;
-    /// a subpath ended by `closeSubpath` is `closed`. Nil when a coordinate (or a flattened point) is not finite.
+    /// a subpath ended by `closeSubpath` is `closed`. Nil when a coordinate (or a flattened point) is not finite,
+    /// or when there would be more than `maxPoints` points.
     package static func contours(of path: Path, tolerance: Double = Flatten.tolerance) -> [Contour]? {
+        guard pointCount(path, tolerance: tolerance) <= maxPoints else { return nil }
         var out: [Contour] = []
+        var total = 0
         var current: [DevicePoint] = []
         var start = DevicePoint(x: 0, y: 0)
         var pen = start
@@ -46,6 +53,7 @@ package enum PathBoolean {
         func begin() { if current.isEmpty { current.append(start); pen = start } }
         func finish(closed: Bool) {
             if !current.isEmpty { out.append(Contour(points: current, closed: closed)) }
+            total += current.count
             current = []
         }
         for e in path.elements {
@@ -71,11 +79,33 @@ package enum PathBoolean {
                 finish(closed: true)
                 pen = start
             }
-            guard finite else { return nil }
+            guard finite, total + current.count <= maxPoints else { return nil }
         }
         finish(closed: false)
         for c in out { for p in c.points where !(p.x.isFinite && p.y.isFinite) { return nil } }
         return out
+    }
+
+    /// The number of points `contours` makes of `path`, or a little more (a lone move counts its point), counted
+    /// without flattening, so that a path past `maxPoints` costs no memory.
+    package static func pointCount(_ path: Path, tolerance: Double) -> Int {
+        var count = 0
+        var start = DevicePoint(x: 0, y: 0), pen = start
+        func dp(_ p: CGPoint) -> DevicePoint { DevicePoint(x: Double(p.x), y: Double(p.y)) }
+        for e in path.elements {
+            switch e {
+            case .move(let p): count += 1; start = dp(p); pen = start
+            case .line(let p): count += 1; pen = dp(p)
+            case .quadCurve(let p, let c):
+                let p2 = dp(p)
+                count += Flatten.quadSegments(pen, dp(c), p2, tolerance: tolerance); pen = p2
+            case .curve(let p, let c1, let c2):
+                let p3 = dp(p)
+                count += Flatten.cubicSegments(pen, dp(c1), dp(c2), p3, tolerance: tolerance); pen = p3
+            case .closeSubpath: count += 1; pen = start
+            }
+        }
+        return count
     }
 
     /// The exponent k of the power-of-two factor 2^k that maps the contours into Clipper's grid (see the file
