@@ -66,6 +66,14 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // Clipper 6 (Debian libpolyclipping-dev), the polygon clipping library behind the path boolean operations,
+        // through a small C++ target with a C header: Clipper is C++ and throws on out-of-range coordinates, and
+        // the shim turns that into a status (Sources/CClipper/include/cclipper.h says why not C++ interop).
+        .target(
+            name: "CClipper",
+            path: "Sources/CClipper",
+            linkerSettings: [.linkedLibrary("polyclipping")]
+        ),
         // GLSL ES programs, one file per program, shipped as resources.
         .target(
             name: "Shaders",
@@ -77,7 +85,7 @@ let package = Package(
         // geometry, text, imaging and the lowering both backends share. libpng comes through CGLES's module map.
         .target(
             name: "GPUCanvasCore",
-            dependencies: ["CGLES", "CJPEG", "CText", "CICU", "CMark"],
+            dependencies: ["CGLES", "CJPEG", "CText", "CICU", "CMark", "CClipper"],
             path: "Sources/GPUCanvasCore"
         ),
         // The CPU reference rasterizer: the lowered frame → pixels, independent of the GLES backend.
@@ -110,7 +118,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GPUCanvasTests",
-            dependencies: ["GPUCanvas", "GPUCanvasCore", "GPUCanvasReference", "GPUCanvasGLES", "CJPEG", "Shaders"],
+            dependencies: ["GPUCanvas", "GPUCanvasCore", "GPUCanvasReference", "GPUCanvasGLES", "CJPEG", "Shaders", "CClipper"],
             path: "Tests/GPUCanvasTests"
         ),
         .testTarget(

@@ -13,6 +13,7 @@ packages=(pkg-config libegl-dev libgles-dev libpng-dev libjpeg62-turbo-dev libeg
   fonts-materialdesignicons-webfont  # Image(systemName:)'s icon font (Material Design Icons, OFL)
   libcmark-dev  # CommonMark: the inline Markdown of Text literals
   libssl-dev  # libcrypto's SHA-256: the program-binary cache's keys and checksums
+  libpolyclipping-dev  # Clipper: the path boolean operations (union, intersection, …)
   ffmpeg python3-pil)
 missing=()
 for p in "${packages[@]}"; do

@@ -19,8 +19,11 @@
 // - `copy(strokingWithWidth:…)` is `Path.strokedPath`: straight closed contours whose non-zero fill is the
 //   stroke; `copy(dashingWithPhase:lengths:)` is `Path.dashedPath`: straight open dashes (curves flattened at
 //   the stroker's tolerance, 0.05 units, in the path's own space).
+// - The boolean operations (`union(_:using:)` … `componentsSeparated(using:)`) are `Path+Boolean.swift`'s, with
+//   `CGPathFillRule` for `eoFill`; `flattened(threshold:)` keeps the element structure, curves become lines.
 // - `Path(cgPath)` / `path.cgPath` copy the elements: a later change to a `CGMutablePath` does not reach a
 //   `Path` made from it.
+import CClipper
 import Foundation
 
 /// The kind of a `CGPathElement` (raw values as in CoreGraphics).
@@ -155,6 +158,58 @@ open class CGPath: @unchecked Sendable, Equatable, CustomStringConvertible {
             var element = CGPathElement(type: type, points: points)
             withUnsafePointer(to: &element) { block($0) }
         }
+    }
+}
+
+extension CGPath {
+    /// The region filled by this path or `other` (`Path.union`, with `rule` for both): closed straight
+    /// contours, curves flattened at 0.05 units (see `Path+Boolean.swift`).
+    public func union(_ other: CGPath, using rule: CGPathFillRule = .winding) -> CGPath {
+        CGPath(path: path.union(other.path, eoFill: rule == .evenOdd))
+    }
+
+    /// The region filled by both paths (`Path.intersection`).
+    public func intersection(_ other: CGPath, using rule: CGPathFillRule = .winding) -> CGPath {
+        CGPath(path: path.intersection(other.path, eoFill: rule == .evenOdd))
+    }
+
+    /// This path's region with `other`'s removed (`Path.subtracting`).
+    public func subtracting(_ other: CGPath, using rule: CGPathFillRule = .winding) -> CGPath {
+        CGPath(path: path.subtracting(other.path, eoFill: rule == .evenOdd))
+    }
+
+    /// The region filled by exactly one of the paths (`Path.symmetricDifference`).
+    public func symmetricDifference(_ other: CGPath, using rule: CGPathFillRule = .winding) -> CGPath {
+        CGPath(path: path.symmetricDifference(other.path, eoFill: rule == .evenOdd))
+    }
+
+    /// This path's line inside `other`'s fill (`Path.lineIntersection`).
+    public func lineIntersection(_ other: CGPath, using rule: CGPathFillRule = .winding) -> CGPath {
+        CGPath(path: path.lineIntersection(other.path, eoFill: rule == .evenOdd))
+    }
+
+    /// This path's line outside `other`'s fill (`Path.lineSubtraction`).
+    public func lineSubtraction(_ other: CGPath, using rule: CGPathFillRule = .winding) -> CGPath {
+        CGPath(path: path.lineSubtraction(other.path, eoFill: rule == .evenOdd))
+    }
+
+    /// The same region as non-crossing closed contours (`Path.normalized`; non-zero by default here, as
+    /// CoreGraphics, where SwiftUI's default is even-odd).
+    public func normalized(using rule: CGPathFillRule = .winding) -> CGPath {
+        CGPath(path: path.normalized(eoFill: rule == .evenOdd))
+    }
+
+    /// The filled region split into its connected parts, each an outer contour with its holes (an island in a
+    /// hole is a part of its own); empty for an empty or non-finite path.
+    public func componentsSeparated(using rule: CGPathFillRule = .winding) -> [CGPath] {
+        PathBoolean.components(CClipperUnion, path, Path(), evenOdd: rule == .evenOdd).map { CGPath(path: $0) }
+    }
+
+    /// A copy with every curve replaced by straight lines within `threshold` units of it, moves and closes kept.
+    /// A zero, negative or NaN threshold gives the finest flattening (4096 lines a curve); a non-finite
+    /// coordinate gives an empty path.
+    public func flattened(threshold: CGFloat) -> CGPath {
+        CGPath(path: PathBoolean.flattened(path, threshold: Double(threshold)))
     }
 }
 
