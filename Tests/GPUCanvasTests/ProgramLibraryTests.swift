@@ -106,6 +106,32 @@ final class ProgramLibraryTests: XCTestCase {
         XCTAssertEqual(a.pixels, b.pixels, "general and specialised programs give the same bytes")
     }
 
+    /// An animated blur radius: each frame's kernel is new, but on the downsampled route the block factors and
+    /// coarse kernels come back, and those are specialised, at most `specialisedPerFrame` a frame; the
+    /// programs stay bounded (before general programs, each radius compiled its own programs at once).
+    func testAnAnimatedBlurRadiusSpecialisesAtMostFourAFrame() throws {
+        let renderer = try CanvasRenderer(backend: .gles(GLESOptions(device: .mesa)))
+        let gles = try XCTUnwrap(renderer.implementation as? GLESBackend)
+        func frame(_ n: Int) -> Recording {
+            Recording(size: CGSize(width: 64, height: 64)) { ctx, _ in
+                ctx.addFilter(.blur(radius: 0.5 + 0.37 * Double(n)))
+                ctx.fill(Path(ellipseIn: CGRect(x: 16, y: 16, width: 32, height: 32)), with: .color(.blue))
+            }
+        }
+        _ = try renderer.render(frame(0))
+        XCTAssertEqual(gles.programs.specialisedBuilt, 0, "a first frame draws with general programs")
+        var before = gles.programs.specialisedBuilt
+        for n in 1 ..< 40 {
+            _ = try renderer.render(frame(n))
+            let built = gles.programs.specialisedBuilt - before
+            XCTAssertLessThanOrEqual(built, ProgramLibrary.specialisedPerFrame, "frame \(n)")
+            before = gles.programs.specialisedBuilt
+        }
+        let programs = try XCTUnwrap(renderer.gpuResourceStats?.programs)
+        XCTAssertEqual(programs, gles.programs.generalBuilt + gles.programs.specialisedBuilt)
+        XCTAssertLessThanOrEqual(gles.programs.specialisedBuilt, ProgramLibrary.specialisedLimit)
+    }
+
     /// `prepare` throws what `render` throws, on both backends.
     func testPrepareRejectsWhatRenderRejects() throws {
         let bad = Recording(size: CGSize(width: 0, height: 10)) { _, _ in }
