@@ -140,21 +140,6 @@ final class PathBooleanTests: XCTestCase, ComparesBackends {
 
     // MARK: Shapes
 
-    /// SplitMix64: the same cases on every run.
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func uniform(_ lo: Double, _ hi: Double) -> Double {
-            lo + (hi - lo) * Double(next() >> 11) / Double(1 << 53)
-        }
-    }
-
     static func circle(_ cx: Double, _ cy: Double, _ r: Double) -> Path {
         Path(ellipseIn: CGRect(x: cx - r, y: cy - r, width: 2 * r, height: 2 * r))
     }
@@ -171,26 +156,26 @@ final class PathBooleanTests: XCTestCase, ComparesBackends {
     }
 
     /// A simple, generally concave polygon: `n` points at random radii, in angle order.
-    static func blob(_ g: inout Generator, _ cx: Double, _ cy: Double, _ r: Double, n: Int) -> Path {
+    static func blob(_ g: inout FormulaTestRandom, _ cx: Double, _ cy: Double, _ r: Double, n: Int) -> Path {
         Path { p in
             p.addLines((0 ..< n).map { i in
-                let t = 2 * Double.pi * Double(i) / Double(n), rr = r * g.uniform(0.4, 1)
+                let t = 2 * Double.pi * Double(i) / Double(n), rr = r * g.double(0.4, 1)
                 return CGPoint(x: cx + rr * cos(t), y: cy + rr * sin(t))
             })
             p.closeSubpath()
         }
     }
 
-    static func randomShape(_ g: inout Generator) -> Path {
-        let cx = g.uniform(30, 70), cy = g.uniform(30, 70), r = g.uniform(10, 30)
+    static func randomShape(_ g: inout FormulaTestRandom) -> Path {
+        let cx = g.double(30, 70), cy = g.double(30, 70), r = g.double(10, 30)
         switch g.next() % 5 {
         case 0: return circle(cx, cy, r)
         case 1:
             return Path(roundedRect: CGRect(x: cx - r, y: cy - r * 0.7, width: 2 * r, height: 1.4 * r),
-                        cornerRadius: g.uniform(0, r * 0.6), style: g.next() % 2 == 0 ? .circular : .continuous)
+                        cornerRadius: g.double(0, r * 0.6), style: g.next() % 2 == 0 ? .circular : .continuous)
         case 2:
             let n = [5, 7, 8, 9][Int(g.next() % 4)]
-            return star(cx, cy, r, n: n, k: n == 8 ? 3 : 2 + Int(g.next() % 2), rotation: g.uniform(0, 1))
+            return star(cx, cy, r, n: n, k: n == 8 ? 3 : 2 + Int(g.next() % 2), rotation: g.double(0, 1))
         case 3: return blob(&g, cx, cy, r, n: 6 + Int(g.next() % 10))
         default:
             // A rect traced the other way round, so that winding rules meet both orientations.
@@ -206,12 +191,12 @@ final class PathBooleanTests: XCTestCase, ComparesBackends {
 
     /// Analytic areas of circle pairs: overlapping, nested, tangent-near and apart; 4 operations × 2 rules.
     func testCirclePairsMatchAnalyticAreas() {
-        var g = Generator(state: 32)
+        var g = FormulaTestRandom(seed: 32)
         var cases = 0, worst = 0.0
         for i in 0 ..< 30 {
-            let r1 = g.uniform(8, 35), r2 = g.uniform(8, 35)
+            let r1 = g.double(8, 35), r2 = g.double(8, 35)
             // Distances from nested (0) through overlapping to apart (beyond r1 + r2).
-            let d = Double(i % 10) / 9 * (r1 + r2) * 1.1, angle = g.uniform(0, 2 * .pi)
+            let d = Double(i % 10) / 9 * (r1 + r2) * 1.1, angle = g.double(0, 2 * .pi)
             let a = Self.circle(50, 50, r1), b = Self.circle(50 + d * cos(angle), 50 + d * sin(angle), r2)
             let lens = Self.lensArea(r1, r2, d)
             let a1 = Double.pi * r1 * r1, a2 = Double.pi * r2 * r2
@@ -247,7 +232,7 @@ final class PathBooleanTests: XCTestCase, ComparesBackends {
     /// Stars, rounded rects, concave polygons, reversed rects and circles, random and in the arranged cases
     /// (shared edges, identical shapes, one inside another), against the scanline oracle: 4 operations × 2 rules.
     func testGeneratedShapesMatchScanlineOracle() {
-        var g = Generator(state: 2026)
+        var g = FormulaTestRandom(seed: 2026)
         var pairs: [(String, Path, Path)] = [
             ("shared edge", Path(CGRect(x: 10, y: 10, width: 40, height: 50)), Path(CGRect(x: 50, y: 20, width: 30, height: 50))),
             ("identical", Self.star(50, 50, 40, n: 5, k: 2), Self.star(50, 50, 40, n: 5, k: 2)),
@@ -432,18 +417,18 @@ final class PathBooleanTests: XCTestCase, ComparesBackends {
     /// to 10³⁰⁰ and the odd NaN; the set identities checked below 10³⁰⁰, where areas fit a Double): no crash or hang, every result finite, and the areas ordered as sets are:
     /// A ∩ B ≤ A ≤ A ∪ B, and A ∪ B = (A − B) + (A ∩ B) + (B − A).
     func testRandomPathsKeepSetIdentities() {
-        var g = Generator(state: 7)
-        func coordinate(_ g: inout Generator, scale: Double) -> CGFloat {
+        var g = FormulaTestRandom(seed: 7)
+        func coordinate(_ g: inout FormulaTestRandom, scale: Double) -> CGFloat {
             switch g.next() % 300 {
             case 0: return .nan
             case 1 ..< 20: return 0.5 * scale              // repeated points
-            default: return g.uniform(-1, 1) * scale
+            default: return g.double(-1, 1) * scale
             }
         }
-        func soup(_ g: inout Generator, scale: Double) -> Path {
+        func soup(_ g: inout FormulaTestRandom, scale: Double) -> Path {
             var p = Path()
             for _ in 0 ..< 3 + Int(g.next() % 12) {
-                func pt(_ g: inout Generator) -> CGPoint { CGPoint(x: coordinate(&g, scale: scale), y: coordinate(&g, scale: scale)) }
+                func pt(_ g: inout FormulaTestRandom) -> CGPoint { CGPoint(x: coordinate(&g, scale: scale), y: coordinate(&g, scale: scale)) }
                 switch g.next() % 6 {
                 case 0: p.move(to: pt(&g))
                 case 1, 2: p.addLine(to: pt(&g))
