@@ -102,7 +102,7 @@ package final class ProgramLibrary {
         if preparing { _ = try generalProgram(name, generalVariant) }
         let key = Key(program: name, variant: variant)
         if let built = specialised[key] { return (built, false) }
-        if (preparing && specialisation != .never) || specialises(key) {
+        if (preparing && specialisation != .never && specialised.count < Self.specialisedLimit) || specialises(key) {
             let built = try build(name, variant)
             specialised[key] = built
             specialisedBuilt += 1
