@@ -54,6 +54,11 @@ final class GLContext {
     let maxTextureSize: Int
     let maxSamples: Int
 
+    /// A `glGetString` value of the current context ("" when the driver gives none).
+    static func string(_ name: Int32) -> String {
+        glGetString(GLenum(name)).map { String(cString: $0) } ?? ""
+    }
+
     init(selection: GLESDeviceSelection) throws {
         let opened = try EGLPlatform.openDisplay(selection)
         display = opened.display
@@ -88,13 +93,10 @@ final class GLContext {
             eglDestroyContext(display, ctx)
             throw err
         }
-        func string(_ name: Int32) -> String {
-            glGetString(GLenum(name)).map { String(cString: $0) } ?? ""
-        }
-        vendor = string(GL_VENDOR)
-        renderer = string(GL_RENDERER)
-        version = string(GL_VERSION)
-        shadingLanguageVersion = string(GL_SHADING_LANGUAGE_VERSION)
+        vendor = Self.string(GL_VENDOR)
+        renderer = Self.string(GL_RENDERER)
+        version = Self.string(GL_VERSION)
+        shadingLanguageVersion = Self.string(GL_SHADING_LANGUAGE_VERSION)
         var count: GLint = 0
         glGetIntegerv(GLenum(GL_NUM_EXTENSIONS), &count)
         var exts = Set<String>()

@@ -161,11 +161,8 @@ package final class ProgramCache: @unchecked Sendable {
         }
         var formats = [GLint](repeating: 0, count: Int(n))
         glGetIntegerv(GLenum(GL_PROGRAM_BINARY_FORMATS), &formats)
-        func string(_ name: Int32) -> String {
-            guard let p = glGetString(GLenum(name)) else { return "" }
-            return String(cString: UnsafeRawPointer(p).assumingMemoryBound(to: CChar.self))
-        }
-        return Device(vendor: string(GL_VENDOR), renderer: string(GL_RENDERER), version: string(GL_VERSION),
+        return Device(vendor: GLContext.string(GL_VENDOR), renderer: GLContext.string(GL_RENDERER),
+                      version: GLContext.string(GL_VERSION),
                       format: GLenum(bitPattern: formats[0]))
     }
 

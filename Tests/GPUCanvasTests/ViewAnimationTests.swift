@@ -81,15 +81,20 @@ final class ViewAnimationTests: XCTestCase {
         }
     }
 
-    /// S11 in pixels: the spinning view is a canvas's symbol, drawn centred; it is horizontal at t = 0 and 0.5,
-    /// vertical at t = 0.25.
-    func testAnimatedSymbolIsDrawnAtTheFramesTime() throws {
-        let view = Canvas { context, size in
+    /// A canvas drawing the spinning bar as its symbol, centred.
+    static var spinningSymbolCanvas: some View {
+        Canvas { context, size in
             let symbol = context.resolveSymbol(id: 1)!
             context.draw(symbol, at: CGPoint(x: size.width / 2, y: size.height / 2), anchor: .center)
         } symbols: {
             SpinningBar().tag(1)
         }
+    }
+
+    /// S11 in pixels: the spinning view is a canvas's symbol, drawn centred; it is horizontal at t = 0 and 0.5,
+    /// vertical at t = 0.25.
+    func testAnimatedSymbolIsDrawnAtTheFramesTime() throws {
+        let view = Self.spinningSymbolCanvas
         let red = ViewTesting.pixel(.red)
         let size = CGSize(width: 100, height: 100)
         for t in [0.0, 0.5] {
@@ -106,12 +111,7 @@ final class ViewAnimationTests: XCTestCase {
     /// renderer its own time: a `State` reads the cell of the graph evaluating it, not the last graph that
     /// linked it (the same spinning symbol showed one thread the other's frame before).
     func testOneViewOnTwoThreadsAtOnceShowsEachRendererItsTime() throws {
-        let view = Canvas { context, size in
-            let symbol = context.resolveSymbol(id: 1)!
-            context.draw(symbol, at: CGPoint(x: size.width / 2, y: size.height / 2), anchor: .center)
-        } symbols: {
-            SpinningBar().tag(1)
-        }
+        let view = Self.spinningSymbolCanvas
         let size = CGSize(width: 100, height: 100)
         let renderers = [try CanvasRenderer(backend: .reference), try CanvasRenderer(backend: .reference)]
         func image(at t: TimeInterval, _ renderer: CanvasRenderer) throws -> RasterImage {
