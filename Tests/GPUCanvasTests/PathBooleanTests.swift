@@ -394,6 +394,48 @@ final class PathBooleanTests: XCTestCase, ComparesBackends {
         XCTAssertEqual(PathBoolean.pointCount(q, tolerance: Flatten.tolerance), 1 + 8 * Flatten.maxSegmentsPerCurve)
     }
 
+    /// The sweep's work on shapes counted by hand: a square has one beam with its two sides active, and its top
+    /// edge meets both (4); a bowtie's diagonals cross once in its one beam of four edges (5); two squares side by
+    /// side, beams of 2 and 4 edges plus the horizontals: 2 at y = 0, 4 at y = 5 (the second square's top meets
+    /// its own sides and the first's), none at y = 10, where every edge ends.
+    func testSweepWorkCountsActiveEdgesAndCrossings() {
+        func work(_ rings: [[(Double, Double)]]) -> Int {
+            SweepWork.work(rings.map { (points: $0.map { DevicePoint(x: $0.0, y: $0.1) }, closed: true) })
+        }
+        XCTAssertEqual(work([[(0, 0), (10, 0), (10, 10), (0, 10)]]), 4)
+        XCTAssertEqual(work([[(0, 0), (10, 10), (10, 0), (0, 10)]]), 5)
+        XCTAssertEqual(work([[(0, 0), (10, 0), (10, 10), (0, 10)], [(20, 5), (30, 5), (30, 10), (20, 10)]]), 2 + 4 + 2 + 4)
+        XCTAssertEqual(work([]), 0)
+        XCTAssertTrue(SweepWork.fits([(points: [DevicePoint(x: 0, y: 0), DevicePoint(x: 10, y: 10), DevicePoint(x: 10, y: 0),
+                                               DevicePoint(x: 0, y: 10)], closed: true)], limit: 5))
+        XCTAssertFalse(SweepWork.fits([(points: [DevicePoint(x: 0, y: 0), DevicePoint(x: 10, y: 10), DevicePoint(x: 10, y: 0),
+                                                DevicePoint(x: 0, y: 10)], closed: true)], limit: 4))
+    }
+
+    /// Two self-intersecting scribbles of 20 000 random segments each cross each other tens of millions of times
+    /// (Clipper ran for minutes and past 2 GB on them): past `PathBoolean.maxSweepWork` every operation gives an
+    /// empty path, promptly. 300-segment scribbles, well under the bound, still combine.
+    func testScribblesBeyondTheSweepBoundGiveEmptyPath() {
+        var rng = FormulaTestRandom(seed: 20_000)
+        func scribble(_ n: Int) -> Path {
+            var p = Path()
+            p.move(to: CGPoint(x: rng.double(0, 1000), y: rng.double(0, 1000)))
+            for _ in 1 ..< n { p.addLine(to: CGPoint(x: rng.double(0, 1000), y: rng.double(0, 1000))) }
+            p.closeSubpath()
+            return p
+        }
+        let a = scribble(20_000), b = scribble(20_000)
+        XCTAssertTrue(a.union(b).isEmpty)
+        XCTAssertTrue(a.lineSubtraction(b).isEmpty)
+        let small = scribble(300), other = scribble(300)
+        let both = small.union(other)
+        XCTAssertFalse(both.isEmpty)
+        // The union of two scribbles in the 1000-unit square covers most of it, and no more than all of it.
+        let area = Self.area(both)
+        XCTAssertGreaterThan(abs(area), 0.5e6)
+        XCTAssertLessThanOrEqual(abs(area), 1e6 + 1)
+    }
+
     /// 10³⁰⁰ fits the grid (the scale is a power of two chosen from the operands), with relative precision.
     func testHugeCoordinates() {
         let big = 1e300
@@ -670,8 +712,11 @@ final class PathBooleanTests: XCTestCase, ComparesBackends {
             let ca = PathBoolean.contours(of: a)!, cb = PathBoolean.contours(of: b)!
             let flatten = median { _ = PathBoolean.contours(of: a); _ = PathBoolean.contours(of: b) }
             let clipper = median { _ = PathBoolean.run(CClipperUnion, subject: ca, clip: cb, evenOdd: false, lines: false) }
+            let swept = (ca + cb).map { (points: $0.points, closed: true) }
+            let check = median { _ = SweepWork.fits(swept, limit: PathBoolean.maxSweepWork) }
             print("PathBooleanTests: 1000 \(name): \(ca[0].points.count) + \(cb[0].points.count) points, flattening",
-                  String(format: "%.2f ms, Clipper and the grid %.2f ms", flatten, clipper))
+                  String(format: "%.2f ms, Clipper and the grid %.2f ms, of which the sweep-work check %.2f ms (work %d)",
+                         flatten, clipper, check, SweepWork.work(swept)))
         }
         let a = wavy(40, 0), b = wavy(60, 1)
         let (expected, outline) = Self.oracle(a, b)
