@@ -223,6 +223,14 @@ final class TextNode: ViewNode {
     }
 
     override func measure(_ p: ProposedViewSize) -> CGSize {
+        if let renderer = environment.textRenderer {
+            return renderer.sizeThatFits(proposal: p, text: TextProxy { [unowned self] in self.textSize($0) })
+        }
+        return textSize(p)
+    }
+
+    /// The size the text takes for `p`, drawn without a renderer.
+    func textSize(_ p: ProposedViewSize) -> CGSize {
         if usesPipeline {
             let m = laidOut(width: p.width ?? .infinity)?.layout.size ?? .zero
             return CGSize(width: p.width.map { min($0, m.width) } ?? m.width, height: m.height)
@@ -233,6 +241,13 @@ final class TextNode: ViewNode {
 
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
         let c = context.applying(environment)
+        if let renderer = environment.textRenderer {
+            guard let layout = textLayout(width: rect.width + TextNode.wrapSlack) else { return }
+            var ctx = c
+            ctx.translateBy(x: rect.minX, y: rect.minY)
+            renderer.draw(layout: layout, in: &ctx)
+            return
+        }
         var r: GraphicsContext.ResolvedText
         if usesPipeline {
             // Laid out at the width it was measured at (the placed width), drawn as that layout.
@@ -248,6 +263,16 @@ final class TextNode: ViewNode {
 
     /// Points added to the wrap width when drawing, so text measured at width w does not wrap at w.
     static let wrapSlack: CGFloat = 0.001
+
+    /// The `Text.Layout` a `TextRenderer` draws: the text laid out at `width` with the view's text settings.
+    func textLayout(width: CGFloat) -> Text.Layout? {
+        guard let l = laidOut(width: width) else { return nil }
+        let shown = text.applying(environment.textLayout.textCase)
+        // Truncation is the only step that changes the strings (an ellipsis replaces the rest).
+        let truncated = l.spans.map(\.string) != pipeline.spans.map(\.string)
+        return Text.Layout(TextLayoutSource(text: shown, spans: l.spans, layout: l.layout,
+                                            shading: environment.foreground ?? .foreground, isTruncated: truncated))
+    }
 }
 
 /// An image at its own size, a system image at its font's size; a resizable one takes the size offered (its
