@@ -84,6 +84,9 @@ final class TextRendererTests: XCTestCase {
     /// Per-glyph draws of glyphs whose ink never shares a pixel composite exactly as one draw of them all;
     /// one level of 8-bit rounding is allowed.
     static let perGlyphVersusWholeTolerance = 1
+    /// Largest channel difference between a glyph drawn with its origin snapped and its outline filled at the
+    /// exact origin: a snap of at most half a pixel changes an edge pixel's coverage by less than one half.
+    static let snappedVersusExactEdge = 128
     /// A pixel darker than this (red channel, black text on white) is ink.
     static let inkThreshold: UInt8 = 160
 
@@ -310,5 +313,31 @@ final class TextRendererTests: XCTestCase {
         XCTAssertEqual(LineOpacityRenderer(opacities: []).displayPadding, EdgeInsets())
         let padded = try XCTUnwrap(ViewTesting.first(TextNode.self, in: ViewTesting.tree(text.textRenderer(Padded()))))
         XCTAssertEqual(padded.sizeThatFits(.unspecified), CGSize(width: plain.width + 10, height: plain.height + 20))
+    }
+
+    func testSceneFileOfARendererDrawsTheMovedGlyphs() throws {
+        // A scene file cannot name part of a layout: a layout draw is written as its glyphs' outlines.
+        let view = ZStack(alignment: .topLeading) {
+            Color.white
+            Text("HIH").font(Self.dejaVu(40)).foregroundColor(.black)
+                .textRenderer(MoveGlyphRenderer(index: 1, offset: CGSize(width: 0, height: 50)))
+        }
+        let renderer = ImageRenderer(content: view)
+        renderer.proposedSize = ProposedViewSize(width: 120, height: 120)
+        let recording = renderer.recording()
+        let json = recording.sceneJSON()
+        XCTAssertFalse(json.contains(#""op": "text""#), json)
+        let scene = try Scene(jsonData: Data(json.utf8))
+        let reference = try SharedRenderers.renderer(.reference)
+        let direct = try reference.render(recording)
+        let loaded = try reference.render(scene.recording)
+        // The scene's outlines sit at the glyphs' exact positions; drawn as text they snap (at most 1/2 px
+        // down, 1/8 px across), so only edge pixels differ, each by less than half its range.
+        let d = loaded.difference(from: direct)
+        XCTAssertLessThanOrEqual(d.maxDiff, Self.snappedVersusExactEdge, "scene vs recording: \(d)")
+        XCTAssertLessThan(d.meanAbsDiff, 1, "scene vs recording: \(d)")
+        let i = Array(try layout(Text("HIH").font(Self.dejaVu(40)), width: 1000).flattenedRunSlices)[1].typographicBounds
+        let iColumns = Int(i.origin.x.rounded(.up)) ..< Int((i.origin.x + i.width).rounded(.down))
+        XCTAssertEqual(inkBox(loaded, xs: iColumns).map { $0.minY }, inkBox(direct, xs: iColumns).map { $0.minY })
     }
 }

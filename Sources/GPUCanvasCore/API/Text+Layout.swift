@@ -18,7 +18,7 @@
 // apart), with the layout's top-left at the user-space origin, so the context's transform, opacity, blend mode,
 // filters and clip apply as for any draw. A line drawn after its `origin` was changed moves by the change. A
 // line draws its underline and strikethrough bars; a run or slice draws the part of its line's bars over its
-// own advance.
+// own advance. A scene file writes such a draw as a fill of its glyphs' outlines (`TextGeometry.outlines`).
 
 import Foundation
 
@@ -334,6 +334,6 @@ extension GraphicsContext {
                             defaultFont: environment.font)
         recordGlyphs(call: call, spans: s.spans, runs: s.text.runs, shading: s.shading, layout: layout, origin: offset,
                      glyphs: glyphs, decorations: layout.decorations.indices,
-                     quantized: !options.contains(.disablesSubpixelQuantization))
+                     quantized: !options.contains(.disablesSubpixelQuantization), isLayoutPart: true)
     }
 }

@@ -257,7 +257,7 @@ extension GraphicsContext {
     /// `draw(Text)` and the `Text.Layout` draws record.
     package func recordGlyphs<G: Sequence<Int>, D: Sequence<Int>>(
         call: TextCall, spans: [TextSpan], runs: [Text.Run], shading: Shading, layout: TextLayout, origin: CGPoint,
-        glyphs: G, decorations: D, quantized: Bool = true) {
+        glyphs: G, decorations: D, quantized: Bool = true, isLayoutPart: Bool = false) {
         // Group glyphs and decorations by the shading that fills them, in order of first use.
         var groups: [(shading: Shading, glyphs: [Int], decorations: [Int])] = []
         func group(_ s: Shading) -> Int {
@@ -298,12 +298,14 @@ extension GraphicsContext {
         for (part, g) in groups.enumerated() {
             guard let paint = paint(for: g.shading, bounds: bounds) else { continue }
             record(.text(TextGeometry(call: call, spans: spans, layout: layout, origin: origin, glyphs: g.glyphs,
-                                      decorations: g.decorations, part: part, error: nil, quantized: quantized)),
+                                      decorations: g.decorations, part: part, error: nil, quantized: quantized,
+                                      isLayoutPart: isLayoutPart)),
                    paint: paint)
         }
         for (k, c) in colorGlyphs.enumerated() {
             record(.text(TextGeometry(call: call, spans: spans, layout: layout, origin: origin, glyphs: [c.index],
-                                      decorations: [], part: groups.count + k, error: nil, quantized: quantized)),
+                                      decorations: [], part: groups.count + k, error: nil, quantized: quantized,
+                                      isLayoutPart: isLayoutPart)),
                    paint: c.paint)
         }
     }
@@ -341,6 +343,28 @@ package struct TextGeometry: Sendable, Equatable {
     /// Whether upright glyph origins snap to the quarter-pixel grid (`TextLowering`); false for a
     /// `Text.Layout` draw with `.disablesSubpixelQuantization`, whose glyphs are drawn where they are.
     package var quantized = true
+    /// Drawn from a `Text.Layout`: the glyphs are part of `call`'s text, moved, so `call` does not describe
+    /// them (a scene file stores `outlines` instead).
+    package var isLayoutPart = false
+
+    /// The glyphs' outlines (a colour glyph's bitmap rectangle) and bars in user space, as one path.
+    package var outlines: Path {
+        var p = Path()
+        let engine = TextEngine.shared
+        for i in glyphs {
+            let g = layout.glyphs[i]
+            let face = engine.face(id: g.faceID)
+            let x = Double(origin.x) + g.x, y = Double(origin.y) + g.y
+            if face.hasColorBitmaps {
+                if let bitmap = face.colorBitmap(glyph: g.glyph) { p.addRect(bitmap.rect(size: g.size, x: x, y: y)) }
+                continue
+            }
+            let k = g.size / face.unitsPerEm
+            p.addPath(face.outline(glyph: g.glyph), transform: CGAffineTransform(a: k, b: 0, c: 0, d: -k, tx: x, ty: y))
+        }
+        for i in decorations { p.addRect(layout.decorations[i].rect.offsetBy(dx: origin.x, dy: origin.y)) }
+        return p
+    }
 
     /// The layout's rectangle in user space (what a `.style` gradient spans).
     package var bounds: CGRect { CGRect(origin: origin, size: layout.size) }
