@@ -340,4 +340,83 @@ final class TextRendererTests: XCTestCase {
         let iColumns = Int(i.origin.x.rounded(.up)) ..< Int((i.origin.x + i.width).rounded(.down))
         XCTAssertEqual(inkBox(loaded, xs: iColumns).map { $0.minY }, inkBox(direct, xs: iColumns).map { $0.minY })
     }
+
+    func testSubpixelQuantizationCanBeTurnedOff() throws {
+        /// Draws the whole layout glyph by glyph, moved `dx` across.
+        struct Nudge: TextRenderer {
+            var dx: CGFloat
+            var options: Text.Layout.DrawingOptions
+            func draw(layout: Text.Layout, in ctx: inout GraphicsContext) {
+                var c = ctx
+                c.translateBy(x: dx, y: 0)
+                for slice in layout.flattenedRunSlices { c.draw(slice, options: options) }
+            }
+        }
+        // One glyph at x = 0, so a 0.1 px nudge stays inside its quarter-pixel step.
+        let text = Text("H").font(Self.dejaVu(40))
+        let size = CGSize(width: 60, height: 50)
+        let still = try render(text, Nudge(dx: 0, options: []), size: size)
+        // 0.1 px is less than half the 1/4 px step: snapped, the glyph does not move; unsnapped, its edges change.
+        let snapped = try render(text, Nudge(dx: 0.1, options: []), size: size)
+        let exact = try render(text, Nudge(dx: 0.1, options: .disablesSubpixelQuantization), size: size)
+        XCTAssertEqual(snapped.difference(from: still).maxDiff, 0)
+        XCTAssertGreaterThan(exact.difference(from: still).maxDiff, 10)
+    }
+
+    func testUnderlineMovesWithItsGlyphAndLineOriginMovesTheLine() throws {
+        let text = Text("HIH").font(Self.dejaVu(40)).underline()
+        let size = CGSize(width: 120, height: 120)
+        let l = try layout(text, width: 1000)
+        let i = Array(l.flattenedRunSlices)[1].typographicBounds
+        let iColumns = Int(i.origin.x.rounded(.up)) ..< Int((i.origin.x + i.width).rounded(.down))
+        let hColumns = 0 ..< Int(i.origin.x.rounded(.down))
+        let baseline = Int(l[0].origin.y.rounded())
+        let below = baseline ..< baseline + 8   // DejaVu's underline: 2.2 pt from 3.5 pt under the baseline
+        let plain = try render(text, Optional<MoveGlyphRenderer>.none, size: size)
+        let moved = try render(text, MoveGlyphRenderer(index: 1, offset: CGSize(width: 0, height: 50)), size: size)
+        let bar = try XCTUnwrap(inkBox(plain, xs: iColumns, ys: below))
+        XCTAssertNil(inkBox(moved, xs: iColumns, ys: below), "the I's piece of the underline stayed behind")
+        XCTAssertEqual(inkBox(moved, xs: iColumns, ys: (below.lowerBound + 50) ..< (below.upperBound + 50))?.minY, bar.minY + 50)
+        XCTAssertEqual(inkBox(moved, xs: hColumns, ys: below)?.minY, bar.minY)
+
+        /// Draws line 0 with its origin moved down by `dy`.
+        struct Lower: TextRenderer {
+            var dy: CGFloat
+            func draw(layout: Text.Layout, in ctx: inout GraphicsContext) {
+                var line = layout[0]
+                line.origin.y += dy
+                ctx.draw(line)
+            }
+        }
+        let lowered = try render(Text("HIH").font(Self.dejaVu(40)), Lower(dy: 30), size: size)
+        let plainBox = try XCTUnwrap(inkBox(try render(Text("HIH").font(Self.dejaVu(40)), Lower(dy: 0), size: size), xs: 0..<120))
+        let loweredBox = try XCTUnwrap(inkBox(lowered, xs: 0..<120))
+        XCTAssertEqual([loweredBox.minX, loweredBox.minY, loweredBox.maxX, loweredBox.maxY],
+                       [plainBox.minX, plainBox.minY + 30, plainBox.maxX, plainBox.maxY + 30])
+    }
+
+    func testOutOfRangeSlicesAreClampedAndBadTextIsReported() throws {
+        let l = try layout(Text("HIH").font(Self.dejaVu(40)), width: 1000)
+        let run = l[0][0]
+        let scale = 40 / Self.upem
+        XCTAssertEqual(Text.Layout.RunSlice(run: run, indices: 2..<99).typographicBounds.width, Self.advanceH * scale,
+                       accuracy: Self.layoutEpsilon)
+        XCTAssertEqual(Text.Layout.RunSlice(run: run, indices: -3..<0).typographicBounds.width, 0)
+        XCTAssertEqual(Text.Layout.RunSlice(run: run, indices: 7..<9).characterIndices, [])
+        // Drawing an empty slice records nothing.
+        let recording = Recording(size: CGSize(width: 10, height: 10)) { ctx, _ in
+            ctx.draw(Text.Layout.RunSlice(run: run, indices: 5..<9))
+        }
+        XCTAssertEqual(recording.drawCount, 0)
+        // A size that is not a number is the error the default drawing reports, not a blank text view.
+        let view = Text("x").font(.system(size: .nan)).textRenderer(LineOpacityRenderer(opacities: []))
+            .frame(width: 50, height: 50)
+        for (name, renderer) in try ViewTesting.renderers() {
+            let r = ImageRenderer(content: view)
+            r.proposedSize = ProposedViewSize(width: 50, height: 50)
+            XCTAssertThrowsError(try r.render(at: 0, with: renderer), name) { error in
+                XCTAssertTrue("\(error)".contains("font size nan is not finite"), "\(name): \(error)")
+            }
+        }
+    }
 }

@@ -241,8 +241,10 @@ final class TextNode: ViewNode {
 
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
         let c = context.applying(environment)
-        if let renderer = environment.textRenderer {
-            guard let layout = textLayout(width: rect.width + TextNode.wrapSlack) else { return }
+        // Text that cannot be laid out (an unreadable font file, a size that is not a number) is drawn the
+        // default way, whose recording reports it, rather than given to the renderer as an empty layout.
+        if let renderer = environment.textRenderer, let layout = textLayout(width: rect.width + TextNode.wrapSlack),
+           layout.source.spans.allSatisfy({ $0.font.size.isFinite }) {
             var ctx = c
             ctx.translateBy(x: rect.minX, y: rect.minY)
             renderer.draw(layout: layout, in: &ctx)
