@@ -419,4 +419,29 @@ final class TextRendererTests: XCTestCase {
             }
         }
     }
+
+    func testFiltersOfTheContextApplyToALineDraw() throws {
+        /// Line 1 blurred (the sample blurs glyphs as they arrive), line 0 sharp.
+        struct BlurSecondLine: TextRenderer {
+            func draw(layout: Text.Layout, in ctx: inout GraphicsContext) {
+                for (k, line) in layout.enumerated() {
+                    var copy = ctx
+                    if k == 1 { copy.addFilter(.blur(radius: 3)) }
+                    copy.draw(line)
+                }
+            }
+        }
+        let text = Text("HH\nHH").font(Self.dejaVu(30))
+        let image = try render(text, BlurSecondLine(), size: CGSize(width: 80, height: 90))
+        let lineHeight = (Self.ascender + Self.descender) * 30 / Self.upem
+        func darkest(_ k: Int) -> UInt8 {
+            (Int(Double(k) * lineHeight) ..< Int(Double(k + 1) * lineHeight)).flatMap { y in
+                (0..<80).map { image.pixel(x: $0, y: y).r }
+            }.min()!
+        }
+        // The sharp H's stems are solid black; blurred (σ 3 pt), a stem about 3 px wide keeps well under its full ink.
+        XCTAssertEqual(darkest(0), 0)
+        XCTAssertGreaterThan(darkest(1), 60)
+        XCTAssertLessThan(darkest(1), 200)
+    }
 }

@@ -192,7 +192,7 @@ extension Text {
         }
 
         /// How a line, run or slice is drawn.
-        public struct DrawingOptions: OptionSet, Sendable {
+        @frozen public struct DrawingOptions: OptionSet, Sendable {
             public let rawValue: UInt32
             public init(rawValue: UInt32) { self.rawValue = rawValue }
             /// Draws glyphs at their exact positions instead of snapping them across to a quarter pixel (for
