@@ -444,4 +444,34 @@ final class TextRendererTests: XCTestCase {
         XCTAssertGreaterThan(darkest(1), 60)
         XCTAssertLessThan(darkest(1), 200)
     }
+
+    func testWithAnimationInterpolatesTheRenderersAnimatableData() throws {
+        /// The appearance effect played by a state change, as Apple's sample plays it: elapsed time 0 → 2 s
+        /// over a linear 2 s animation, started when the view appears.
+        struct Appearing: View {
+            @State private var elapsed: TimeInterval = 0
+            var body: some View {
+                ZStack(alignment: .topLeading) {
+                    Color.white
+                    (Text("ab ") + Text("HHHH").customAttribute(EmphasisAttribute())).font(TextRendererTests.dejaVu(40))
+                        .foregroundColor(.black)
+                        .textRenderer(AppearanceRenderer(elapsedTime: elapsed))
+                }
+                .onAppear { withAnimation(.linear(duration: 2)) { elapsed = 2 } }
+            }
+        }
+        func elapsed(at t: TimeInterval) throws -> Double {
+            let node = try XCTUnwrap(ViewTesting.first(TextNode.self, in: ViewTesting.tree(Appearing(), time: t)))
+            return try XCTUnwrap(node.renderer as? AppearanceRenderer).elapsedTime
+        }
+        XCTAssertEqual(try elapsed(at: 0), 0, accuracy: Self.layoutEpsilon)
+        XCTAssertEqual(try elapsed(at: 0.5), 0.5, accuracy: Self.layoutEpsilon)
+        XCTAssertEqual(try elapsed(at: 3), 2, accuracy: Self.layoutEpsilon)
+        // Half way through, the frame is the effect drawn at 1 s.
+        let size = CGSize(width: 240, height: 80)
+        let animated = try ViewTesting.render(Appearing(), size: size, time: 1)
+        let still = try render((Text("ab ") + Text("HHHH").customAttribute(EmphasisAttribute())).font(Self.dejaVu(40)),
+                               AppearanceRenderer(elapsedTime: 1), size: size)
+        XCTAssertEqual(animated.difference(from: still).maxDiff, 0)
+    }
 }

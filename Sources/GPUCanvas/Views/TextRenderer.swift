@@ -10,8 +10,9 @@
 //   `draw(layout:in:)` is the one laid out at the placed width.
 // - `displayPadding` is read but changes nothing here: draws are never clipped to a text view's bounds (there
 //   is no rasterising layer to enlarge).
-// - The renderer's `animatableData` is not animated by `withAnimation` here; animate a renderer by giving it
-//   the time (a `TimelineView`), as the `text-wave` example of `canvas-gl animate` does.
+// - A renderer changed under `withAnimation` (or `animation(_:value:)`) is drawn with its `animatableData`
+//   interpolated from the renderer before the change, as SwiftUI animates any `Animatable`; a renderer can
+//   also be given the time by a `TimelineView`, as the `text-wave` example of `canvas-gl animate` is.
 
 /// Draws text views in place of their default drawing: `Text("Hi").textRenderer(Wave(time: t))`.
 ///

@@ -196,10 +196,29 @@ final class TextNode: ViewNode {
     let text: Text
     let environment: ViewEnvironment
 
+    /// The `textRenderer(_:)` that draws this text, its animatable data moved by a running animation.
+    var renderer: (any TextRenderer)?
+
     init(text: Text, environment: ViewEnvironment) {
         self.text = text
         self.environment = environment
+        renderer = environment.textRenderer
         super.init(children: [])
+    }
+
+    /// A renderer changed by an animated change shows part way: its `animatableData` is interpolated from the
+    /// renderer before the change (when it is of the same type).
+    override func interpolateValues(from other: ViewNode, progress: Double) {
+        guard let mine = renderer, let before = (other as? TextNode)?.renderer else { return }
+        renderer = Self.interpolated(mine, from: before, progress: progress)
+    }
+
+    private static func interpolated<R: TextRenderer>(_ renderer: R, from before: any TextRenderer,
+                                                      progress: Double) -> any TextRenderer {
+        guard let before = before as? R else { return renderer }
+        var r = renderer
+        r.animatableData = before.animatableData.interpolated(towards: renderer.animatableData, amount: progress)
+        return r
     }
 
     /// Resolved once: its layout cache then serves every proposal.
@@ -223,7 +242,7 @@ final class TextNode: ViewNode {
     }
 
     override func measure(_ p: ProposedViewSize) -> CGSize {
-        if let renderer = environment.textRenderer {
+        if let renderer {
             return renderer.sizeThatFits(proposal: p, text: TextProxy { [unowned self] in self.textSize($0) })
         }
         return textSize(p)
@@ -243,7 +262,7 @@ final class TextNode: ViewNode {
         let c = context.applying(environment)
         // Text that cannot be laid out (an unreadable font file, a size that is not a number) is drawn the
         // default way, whose recording reports it, rather than given to the renderer as an empty layout.
-        if let renderer = environment.textRenderer, let layout = textLayout(width: rect.width + TextNode.wrapSlack),
+        if let renderer, let layout = textLayout(width: rect.width + TextNode.wrapSlack),
            layout.source.spans.allSatisfy({ $0.font.size.isFinite }) {
             var ctx = c
             ctx.translateBy(x: rect.minX, y: rect.minY)
