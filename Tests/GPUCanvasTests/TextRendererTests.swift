@@ -327,6 +327,9 @@ final class TextRendererTests: XCTestCase {
         let recording = renderer.recording()
         let json = recording.sceneJSON()
         XCTAssertFalse(json.contains(#""op": "text""#), json)
+        // The dump names the glyphs drawn, not the whole text.
+        XCTAssertTrue(recording.description.contains(#""HIH" 1 glyphs in DejaVu Sans Book 40 pt"#), recording.description)
+        XCTAssertTrue(recording.description.contains("(Text.Layout glyphs)"), recording.description)
         let scene = try Scene(jsonData: Data(json.utf8))
         let reference = try SharedRenderers.renderer(.reference)
         let direct = try reference.render(recording)
