@@ -12,7 +12,8 @@
 //   offset for runs and slices), width the sum of its glyph advances (the line's width excludes trailing
 //   spaces, which have no glyphs here), ascent/descent/leading the face's (hhea/OS/2 as FreeType reads them)
 //   at the span's size: for a line, the engine's line ascent and descent and the largest leading of its runs;
-// - a character index is the offset, in Unicode scalars, of a glyph's cluster in the text's strings joined.
+// - a character index is the offset, in `Character`s (grapheme clusters), of a glyph's cluster in the text's
+//   strings joined.
 //
 // Drawing records the same glyph draws as `draw(Text)` (`recordGlyphs`: one draw per fill, colour glyphs
 // apart), with the layout's top-left at the user-space origin, so the context's transform, opacity, blend mode,
@@ -162,7 +163,7 @@ extension Text {
         public subscript(index: Int) -> Line { Line(source: source, index: index) }
 
         /// The offset of a character in the text, for ordering elements of a layout (opaque in SwiftUI;
-        /// here Unicode scalars from the start of the text's strings joined).
+        /// here `Character`s from the start of the text's strings joined).
         @frozen public struct CharacterIndex: Hashable, Comparable, Strideable, Sendable {
             @usableFromInline let offset: Int
             @inlinable init(_ offset: Int) { self.offset = offset }

@@ -181,13 +181,13 @@ private struct LayoutBuilder {
     mutating func run(maxWidth: Double?) throws -> TextLayout {
         var paragraph = Paragraph()
         var fallbackMemo: [MemoKey: Int] = [:]
-        var sourceOffset = 0   // scalars of the spans' strings before `character`
+        var sourceOffset = 0   // characters of the spans' strings before `character`
         for (spanIndex, span) in spans.enumerated() {
             let primary = primaries[spanIndex]
             let key = span.font.faceKey
             for character in span.string {
                 paragraph.nextSource = sourceOffset
-                defer { sourceOffset += character.unicodeScalars.count }
+                sourceOffset += 1
                 let scalars = character.unicodeScalars
                 let first = scalars.first!.value
                 if Paragraph.isHardBreak(first) {
@@ -452,7 +452,8 @@ private struct Paragraph {
     var face: [Int] = []
     var space: [Bool] = []
     var graphemeStart: [Bool] = []
-    /// Per scalar: its offset in the spans' strings joined (`PositionedGlyph.character`).
+    /// Per scalar: the offset of its character (grapheme cluster) in the spans' strings joined
+    /// (`PositionedGlyph.character`).
     var source: [Int] = []
     /// The offset of the character `append` is given next.
     var nextSource = 0
@@ -466,7 +467,7 @@ private struct Paragraph {
             face.append(f)
             space.append(isSpace)
             graphemeStart.append(k == 0)
-            source.append(nextSource + k)
+            source.append(nextSource)
         }
     }
 

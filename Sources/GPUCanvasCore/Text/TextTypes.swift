@@ -79,7 +79,7 @@ package struct PositionedGlyph: Sendable, Equatable {
     package var xOffset: Double = 0
     /// UAX #9 embedding level of its run: odd is right-to-left.
     package var level: UInt8 = 0
-    /// Offset, in Unicode scalars of the spans' strings joined, of the first character of its cluster.
+    /// Offset, in characters (grapheme clusters) of the spans' strings joined, of its cluster's first character.
     package var character: Int = 0
 }
 
