@@ -179,6 +179,9 @@ final class TextRendererTests: XCTestCase {
         // Characters are counted in the text: "HIH mmmm" has them at 0…7, one glyph each.
         XCTAssertEqual(slices.flatMap(\.characterIndices), l[0][0].characterIndices)
         XCTAssertEqual(l[0][0].characterIndices.map { l[0][0].characterIndices[0].distance(to: $0) }, Array(0..<8))
+        // Character indices count Characters: "e" + U+0301 is one, so the "x" after it is character 1.
+        let accented = try layout(Text(verbatim: "e\u{301}x").font(Self.dejaVu(20)), width: 1000)[0][0].characterIndices
+        XCTAssertEqual(accented.first.map { $0.distance(to: accented.last!) }, 1)
         // A slice of two glyphs spans both.
         let pair = Text.Layout.RunSlice(run: l[0][0], indices: 1..<3)
         XCTAssertEqual(pair.typographicBounds.width, (Self.advanceI + Self.advanceH) * scale, accuracy: Self.layoutEpsilon)
