@@ -11,6 +11,8 @@
 // - digital-rain: columns of glyphs (half-width katakana, as in the film, digits and a few Latin letters)
 //   falling at their own speeds with a bright head fading down the column, far columns small and blurred, near
 //   ones large and sharp, over a vertical gradient.
+// - text-wave: a per-glyph `TextRenderer`: each glyph of a line of text rides a sine wave travelling along
+//   the line, given the time by a `TimelineView` (glyphs drawn unquantized, so they move smoothly).
 import GPUCanvas
 
 struct AnimatedExample {
@@ -24,7 +26,7 @@ struct AnimatedExample {
 
     static func named(_ name: String) -> AnimatedExample? { all.first { $0.name == name } }
 
-    static var all: [AnimatedExample] { [clock, spinningSymbol, digitalRain] }
+    static var all: [AnimatedExample] { [clock, spinningSymbol, digitalRain, textWave] }
 
     static var clock: AnimatedExample { AnimatedExample(
         name: "clock", summary: "a clock face with hour, minute and second hands (the second hand at seconds × 6° − 90°)",
@@ -42,6 +44,50 @@ struct AnimatedExample {
         name: "digital-rain", summary: "columns of falling glyphs with fading trails and depth blur (text API)",
         size: CGSize(width: 480, height: 320),
         source: RendererFrameSource(opaque: true) { context, size, time in drawDigitalRain(&context, size: size, time: time) }) }
+
+    static var textWave: AnimatedExample { AnimatedExample(
+        name: "text-wave", summary: "each glyph of a word rides a travelling sine wave (views, TextRenderer, Text.Layout)",
+        size: CGSize(width: 320, height: 120),
+        source: ViewFrameSource(TextWave())) }
+}
+
+/// The text-wave example: white bold text on indigo, drawn glyph by glyph by `WaveRenderer` at the
+/// timeline's time (t = 0 at the export's first frame).
+struct TextWave: View {
+    var body: some View {
+        TimelineView(.animation) { timeline in
+            Text("Wave text")
+                .font(.system(size: 44, weight: .bold))
+                .foregroundColor(.white)
+                .textRenderer(WaveRenderer(time: timeline.date.timeIntervalSinceReferenceDate))
+        }
+        .frame(maxWidth: .infinity, maxHeight: .infinity)
+        .background(Color.indigo)
+    }
+}
+
+/// Moves glyph k of the layout up and down by `amplitude` × sin(2π (t / period − k / glyphsPerWave)): a wave
+/// that travels to the right one wavelength (`glyphsPerWave` glyphs) per period.
+struct WaveRenderer: TextRenderer {
+    var time: TimeInterval
+    var amplitude: CGFloat = 12
+    var period: TimeInterval = 1.2
+    var glyphsPerWave = 6.0
+
+    var animatableData: Double {
+        get { time }
+        set { time = newValue }
+    }
+
+    func draw(layout: Text.Layout, in ctx: inout GraphicsContext) {
+        let slices = layout.flatMap { line in line }.flatMap { run in run }
+        for (k, slice) in slices.enumerated() {
+            let phase = 2 * Double.pi * (time / period - Double(k) / glyphsPerWave)
+            var glyph = ctx
+            glyph.translateBy(x: 0, y: amplitude * CGFloat(sin(phase)))
+            glyph.draw(slice, options: .disablesSubpixelQuantization)
+        }
+    }
 }
 
 /// The clock at `date`: face, twelve ticks, then the hour, minute and second hands from the centre.

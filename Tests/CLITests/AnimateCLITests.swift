@@ -66,6 +66,27 @@ final class AnimateCLITests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("wrote standard output: 3 frames, 40×20 px"), r.stderr)
     }
 
+    /// The text-wave example (a per-glyph `TextRenderer`): two frames a quarter second apart differ where the
+    /// glyphs ride the wave and nowhere else (the background above and below the text's reach is the same).
+    func testTextWaveMovesItsGlyphsBetweenFrames() throws {
+        let (w, h) = (320, 120)
+        let r = try run(["animate", "--example", "text-wave", "--fps", "4", "--frames", "2", "--size", "\(w)x\(h)",
+                         "--raw", "-o", "-"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout.count, 2 * w * h * 4)
+        let bytes = [UInt8](r.stdout)
+        var changedRows = Set<Int>()
+        var changed = 0
+        for y in 0..<h { for x in 0..<w {
+            let i = (y * w + x) * 4
+            if bytes[i..<(i + 4)] != bytes[(w * h * 4 + i)..<(w * h * 4 + i + 4)] { changed += 1; changedRows.insert(y) }
+        } }
+        // 44 pt text centred in 120 px, each glyph within 12 pt of its place: rows 18…102 at most.
+        XCTAssertGreaterThan(changed, 500, "the glyphs did not move")
+        XCTAssertGreaterThanOrEqual(changedRows.min() ?? 0, 15)
+        XCTAssertLessThan(changedRows.max() ?? h, 105)
+    }
+
     func testNDJSONStreamFromStdinAndItsErrors() throws {
         func scene(_ x: Int) -> String {
             #"{"format": "gpucanvas-scene/1", "size": [16, 8], "commands": [{"op": "fill", "path": {"rect": [\#(x), 0, 4, 8]}, "shading": {"color": "red"}}]}"#

@@ -226,6 +226,12 @@ private func encode(_ d: DrawCommand, mode: ColorRenderingMode, images: SceneIma
         }
         if style.dashPhase != 0 { draw += ", \"dashPhase\": \(jsonNumber(style.dashPhase))" }
     case .text(let t):
+        // Part of a `Text.Layout`, moved by a renderer: no text op says that, the glyphs' outlines do.
+        if t.isLayoutPart {
+            var outlines = d
+            outlines.geometry = .fill(t.outlines, FillStyle())
+            return encode(outlines, mode: mode, images: images)
+        }
         return textOp(t.call, mode: mode, images: images)
     }
     return draw + "}"

@@ -245,6 +245,7 @@ struct TextLayoutPipeline {
             guard dx != 0 || dy != 0 else { continue }
             for g in l.lines[k].glyphs { l.glyphs[g].x += dx; l.glyphs[g].y += dy }
             l.lines[k].baseline += dy
+            l.lines[k].x += dx
             for (i, line) in decorationLine.enumerated() where line == k {
                 l.decorations[i].rect = l.decorations[i].rect.offsetBy(dx: CGFloat(dx), dy: CGFloat(dy))
             }

@@ -225,6 +225,8 @@ struct ViewEnvironment {
     var tint: Color?
     /// Line limits, truncation, alignment and the other text layout settings (TextLayout.swift).
     var textLayout = TextLayoutOptions()
+    /// `textRenderer(_:)`: what draws the text views inside (TextRenderer.swift).
+    var textRenderer: (any TextRenderer)?
     /// The values `environment(_:_:)` set, which `@Environment` properties read (Environment.swift).
     var values = EnvironmentValues()
 }

@@ -196,10 +196,29 @@ final class TextNode: ViewNode {
     let text: Text
     let environment: ViewEnvironment
 
+    /// The `textRenderer(_:)` that draws this text, its animatable data moved by a running animation.
+    var renderer: (any TextRenderer)?
+
     init(text: Text, environment: ViewEnvironment) {
         self.text = text
         self.environment = environment
+        renderer = environment.textRenderer
         super.init(children: [])
+    }
+
+    /// A renderer changed by an animated change shows part way: its `animatableData` is interpolated from the
+    /// renderer before the change (when it is of the same type).
+    override func interpolateValues(from other: ViewNode, progress: Double) {
+        guard let mine = renderer, let before = (other as? TextNode)?.renderer else { return }
+        renderer = Self.interpolated(mine, from: before, progress: progress)
+    }
+
+    private static func interpolated<R: TextRenderer>(_ renderer: R, from before: any TextRenderer,
+                                                      progress: Double) -> any TextRenderer {
+        guard let before = before as? R else { return renderer }
+        var r = renderer
+        r.animatableData = before.animatableData.interpolated(towards: renderer.animatableData, amount: progress)
+        return r
     }
 
     /// Resolved once: its layout cache then serves every proposal.
@@ -223,6 +242,14 @@ final class TextNode: ViewNode {
     }
 
     override func measure(_ p: ProposedViewSize) -> CGSize {
+        if let renderer {
+            return renderer.sizeThatFits(proposal: p, text: TextProxy { [unowned self] in self.textSize($0) })
+        }
+        return textSize(p)
+    }
+
+    /// The size the text takes for `p`, drawn without a renderer.
+    func textSize(_ p: ProposedViewSize) -> CGSize {
         if usesPipeline {
             let m = laidOut(width: p.width ?? .infinity)?.layout.size ?? .zero
             return CGSize(width: p.width.map { min($0, m.width) } ?? m.width, height: m.height)
@@ -233,6 +260,15 @@ final class TextNode: ViewNode {
 
     override func draw(_ context: GraphicsContext, in rect: CGRect) {
         let c = context.applying(environment)
+        // Text that cannot be laid out (an unreadable font file, a size that is not a number) is drawn the
+        // default way, whose recording reports it, rather than given to the renderer as an empty layout.
+        if let renderer, let layout = textLayout(width: rect.width + TextNode.wrapSlack),
+           layout.source.spans.allSatisfy({ $0.font.size.isFinite }) {
+            var ctx = c
+            ctx.translateBy(x: rect.minX, y: rect.minY)
+            renderer.draw(layout: layout, in: &ctx)
+            return
+        }
         var r: GraphicsContext.ResolvedText
         if usesPipeline {
             // Laid out at the width it was measured at (the placed width), drawn as that layout.
@@ -248,6 +284,16 @@ final class TextNode: ViewNode {
 
     /// Points added to the wrap width when drawing, so text measured at width w does not wrap at w.
     static let wrapSlack: CGFloat = 0.001
+
+    /// The `Text.Layout` a `TextRenderer` draws: the text laid out at `width` with the view's text settings.
+    func textLayout(width: CGFloat) -> Text.Layout? {
+        guard let l = laidOut(width: width) else { return nil }
+        let shown = text.applying(environment.textLayout.textCase)
+        // Truncation is the only step that changes the strings (an ellipsis replaces the rest).
+        let truncated = l.spans.map(\.string) != pipeline.spans.map(\.string)
+        return Text.Layout(TextLayoutSource(text: shown, spans: l.spans, layout: l.layout,
+                                            shading: environment.foreground ?? .foreground, isTruncated: truncated))
+    }
 }
 
 /// An image at its own size, a system image at its font's size; a resizable one takes the size offered (its

@@ -84,3 +84,21 @@ public protocol Animatable {
     associatedtype AnimatableData: VectorArithmetic
     var animatableData: AnimatableData { get set }
 }
+
+/// The animatable data of a type with nothing to animate: zero-sized, always `.zero`.
+public struct EmptyAnimatableData: VectorArithmetic, Hashable, Sendable {
+    public init() {}
+    public static var zero: EmptyAnimatableData { EmptyAnimatableData() }
+    public static func + (lhs: EmptyAnimatableData, rhs: EmptyAnimatableData) -> EmptyAnimatableData { .zero }
+    public static func - (lhs: EmptyAnimatableData, rhs: EmptyAnimatableData) -> EmptyAnimatableData { .zero }
+    public mutating func scale(by rhs: Double) {}
+    public var magnitudeSquared: Double { 0 }
+}
+
+extension Animatable where AnimatableData == EmptyAnimatableData {
+    /// Nothing to animate (SwiftUI's default for a type that declares no `animatableData`).
+    public var animatableData: EmptyAnimatableData {
+        get { EmptyAnimatableData() }
+        set {}
+    }
+}

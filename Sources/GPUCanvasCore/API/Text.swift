@@ -32,6 +32,8 @@ public struct Text: Equatable, Sendable {
         package var strikethroughColor: Color?
         /// The run's own fill (`foregroundColor`, `foregroundStyle`); nil: `ResolvedText.shading`.
         package var foreground: GraphicsContext.Shading?
+        /// `customAttribute(_:)` values, one per type (Text+Layout.swift).
+        package var customAttributes = TextAttributeSet()
     }
     package var runs: [Run]
 
@@ -246,6 +248,16 @@ extension GraphicsContext {
             origin = CGPoint(x: p.x - anchor.x * layout.size.width, y: p.y - anchor.y * layout.size.height)
         case .in(let r): origin = r.origin
         }
+        recordGlyphs(call: call, spans: text.spans, runs: text.text.runs, shading: text.shading, layout: layout,
+                     origin: origin, glyphs: layout.glyphs.indices, decorations: layout.decorations.indices)
+    }
+
+    /// Records `glyphs` and `decorations` (indices into `layout`'s) with the layout's top-left at `origin`: one
+    /// draw per distinct fill (a run's own foreground, else `shading`), then one per colour glyph. What both
+    /// `draw(Text)` and the `Text.Layout` draws record.
+    package func recordGlyphs<G: Sequence<Int>, D: Sequence<Int>>(
+        call: TextCall, spans: [TextSpan], runs: [Text.Run], shading: Shading, layout: TextLayout, origin: CGPoint,
+        glyphs: G, decorations: D, quantized: Bool = true, isLayoutPart: Bool = false) {
         // Group glyphs and decorations by the shading that fills them, in order of first use.
         var groups: [(shading: Shading, glyphs: [Int], decorations: [Int])] = []
         func group(_ s: Shading) -> Int {
@@ -253,13 +265,14 @@ extension GraphicsContext {
             groups.append((s, [], []))
             return groups.count - 1
         }
-        let spanShading = text.text.runs.map { $0.foreground ?? text.shading }
+        let spanShading = runs.map { $0.foreground ?? shading }
         // Colour glyphs (emoji) are drawn in their own colours, each filling its bitmap's rectangle with the
         // bitmap (`TextLowering`), after the glyphs filled with shadings.
         var colorGlyphs: [(index: Int, paint: Paint)] = []
         let engine = TextEngine.shared
         var lastFace: FontFace?
-        for (i, g) in layout.glyphs.enumerated() {
+        for i in glyphs {
+            let g = layout.glyphs[i]
             let face: FontFace
             if let f = lastFace, f.id == g.faceID { face = f } else { face = engine.face(id: g.faceID); lastFace = face }
             if face.hasColorBitmaps {
@@ -274,8 +287,9 @@ extension GraphicsContext {
             }
             groups[group(spanShading[g.span])].glyphs.append(i)
         }
-        for (i, d) in layout.decorations.enumerated() {
-            let run = text.text.runs[d.span]
+        for i in decorations {
+            let d = layout.decorations[i]
+            let run = runs[d.span]
             let isUnderline = d.kind == .underline
             let own = isUnderline ? run.underlineColor : run.strikethroughColor
             groups[group(own.map { .color($0) } ?? spanShading[d.span])].decorations.append(i)
@@ -283,12 +297,16 @@ extension GraphicsContext {
         let bounds = CGRect(origin: origin, size: layout.size)
         for (part, g) in groups.enumerated() {
             guard let paint = paint(for: g.shading, bounds: bounds) else { continue }
-            record(.text(TextGeometry(call: call, spans: text.spans, layout: layout, origin: origin, glyphs: g.glyphs,
-                                      decorations: g.decorations, part: part, error: nil)), paint: paint)
+            record(.text(TextGeometry(call: call, spans: spans, layout: layout, origin: origin, glyphs: g.glyphs,
+                                      decorations: g.decorations, part: part, error: nil, quantized: quantized,
+                                      isLayoutPart: isLayoutPart)),
+                   paint: paint)
         }
         for (k, c) in colorGlyphs.enumerated() {
-            record(.text(TextGeometry(call: call, spans: text.spans, layout: layout, origin: origin, glyphs: [c.index],
-                                      decorations: [], part: groups.count + k, error: nil)), paint: c.paint)
+            record(.text(TextGeometry(call: call, spans: spans, layout: layout, origin: origin, glyphs: [c.index],
+                                      decorations: [], part: groups.count + k, error: nil, quantized: quantized,
+                                      isLayoutPart: isLayoutPart)),
+                   paint: c.paint)
         }
     }
 }
@@ -322,6 +340,31 @@ package struct TextGeometry: Sendable, Equatable {
     package var part: Int
     /// The fonts could not be read: the lowering reports it for this draw.
     package var error: TextError?
+    /// Whether upright glyph origins snap to the quarter-pixel grid (`TextLowering`); false for a
+    /// `Text.Layout` draw with `.disablesSubpixelQuantization`, whose glyphs are drawn where they are.
+    package var quantized = true
+    /// Drawn from a `Text.Layout`: the glyphs are part of `call`'s text, moved, so `call` does not describe
+    /// them (a scene file stores `outlines` instead).
+    package var isLayoutPart = false
+
+    /// The glyphs' outlines (a colour glyph's bitmap rectangle) and bars in user space, as one path.
+    package var outlines: Path {
+        var p = Path()
+        let engine = TextEngine.shared
+        for i in glyphs {
+            let g = layout.glyphs[i]
+            let face = engine.face(id: g.faceID)
+            let x = Double(origin.x) + g.x, y = Double(origin.y) + g.y
+            if face.hasColorBitmaps {
+                if let bitmap = face.colorBitmap(glyph: g.glyph) { p.addRect(bitmap.rect(size: g.size, x: x, y: y)) }
+                continue
+            }
+            let k = g.size / face.unitsPerEm
+            p.addPath(face.outline(glyph: g.glyph), transform: CGAffineTransform(a: k, b: 0, c: 0, d: -k, tx: x, ty: y))
+        }
+        for i in decorations { p.addRect(layout.decorations[i].rect.offsetBy(dx: origin.x, dy: origin.y)) }
+        return p
+    }
 
     /// The layout's rectangle in user space (what a `.style` gradient spans).
     package var bounds: CGRect { CGRect(origin: origin, size: layout.size) }

@@ -269,7 +269,7 @@ package enum TextLowering {
     package static func place(_ text: TextGeometry, transform m: CGAffineTransform, visible: PixelRect,
                       cache: GlyphPolygonCache, into glyphs: inout [PlacedGlyph]) -> Placement {
         let upright = m.b == 0 && m.c == 0 && m.a == m.d && m.a > 0
-        guard upright, text.decorations.isEmpty,
+        guard upright, text.quantized, text.decorations.isEmpty,
               text.glyphs.allSatisfy({ text.layout.glyphs[$0].size * Double(m.a) <= maxCachedEm }) else {
             return .needsContours
         }
@@ -381,7 +381,7 @@ package enum TextLowering {
                 appendRectangle(bitmap.rect(size: g.size, x: ux, y: uy), transform: m, into: &polys)
                 continue
             }
-            if upright, em <= maxCachedEm {
+            if upright, em <= maxCachedEm, text.quantized {
                 guard let (key, ix, iy) = snapped(g, origin: text.origin, transform: m, faceID: face.id) else { continue }
                 let shape = cachedOutline(key, face: face, cache: cache).outline._withUnsafeGuaranteedRef { $0.polygons }
                 guard !shape.isEmpty, ix + shape.maxX > vx0, ix + shape.minX < vx1,

@@ -119,7 +119,8 @@ extension Paint: CustomStringConvertible {
 
 extension TextGeometry: CustomStringConvertible {
     /// `"Hello World!" 12 glyphs in Liberation Sans Regular 36 pt, box (10, 20) 199×41`, naming every face the
-    /// glyphs use (the faces fontconfig chose, fallbacks included).
+    /// glyphs use (the faces fontconfig chose, fallbacks included). A `Text.Layout` draw (some of the text's
+    /// glyphs) says so.
     package var description: String {
         var text = call.text.string
         if text.count > 60 { text = String(text.prefix(57)) + "…" }
@@ -144,6 +145,8 @@ extension TextGeometry: CustomStringConvertible {
         let b = bounds
         s += ", box (\(fmt(b.minX)), \(fmt(b.minY))) \(fmt(b.width))×\(fmt(b.height))"
         if part > 0 { s += " part \(part)" }
+        if isLayoutPart { s += " (Text.Layout glyphs)" }
+        if !quantized { s += " unquantized" }
         return s
     }
 }

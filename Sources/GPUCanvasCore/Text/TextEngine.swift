@@ -181,10 +181,13 @@ private struct LayoutBuilder {
     mutating func run(maxWidth: Double?) throws -> TextLayout {
         var paragraph = Paragraph()
         var fallbackMemo: [MemoKey: Int] = [:]
+        var sourceOffset = 0   // characters of the spans' strings before `character`
         for (spanIndex, span) in spans.enumerated() {
             let primary = primaries[spanIndex]
             let key = span.font.faceKey
             for character in span.string {
+                paragraph.nextSource = sourceOffset
+                sourceOffset += 1
                 let scalars = character.unicodeScalars
                 let first = scalars.first!.value
                 if Paragraph.isHardBreak(first) {
@@ -243,6 +246,8 @@ private struct LayoutBuilder {
         var faceID: Int
         var span: Int
         var run: Int
+        /// `Paragraph.source` of its cluster.
+        var source = 0
     }
 
     private struct Run {
@@ -293,7 +298,7 @@ private struct LayoutBuilder {
                         glyph: info.codepoint, cluster: Int(info.cluster),
                         advance: Double(pos.x_advance) * scale + extra,
                         dx: Double(pos.x_offset) * scale, dy: Double(pos.y_offset) * scale,
-                        faceID: face.id, span: spanIndex, run: runIndex))
+                        faceID: face.id, span: spanIndex, run: runIndex, source: p.source[Int(info.cluster)]))
                 }
                 if run.rightToLeft { shaped[first...].reverse() }   // HarfBuzz's visual order → logical
             }
@@ -403,7 +408,8 @@ private struct LayoutBuilder {
                 let s = shaped[g]
                 glyphs.append(PositionedGlyph(
                     faceID: s.faceID, glyph: s.glyph, x: pen + s.dx,
-                    y: baseline - s.dy - spans[s.span].baselineOffset, size: spans[s.span].font.size, span: s.span))
+                    y: baseline - s.dy - spans[s.span].baselineOffset, size: spans[s.span].font.size, span: s.span,
+                    advance: s.advance, xOffset: s.dx, level: segment.level, character: s.source))
                 if let last = bars.last, last.span == s.span, last.to == pen {
                     bars[bars.count - 1].to = pen + s.advance
                 } else {
@@ -446,6 +452,11 @@ private struct Paragraph {
     var face: [Int] = []
     var space: [Bool] = []
     var graphemeStart: [Bool] = []
+    /// Per scalar: the offset of its character (grapheme cluster) in the spans' strings joined
+    /// (`PositionedGlyph.character`).
+    var source: [Int] = []
+    /// The offset of the character `append` is given next.
+    var nextSource = 0
     /// The span the paragraph ended in (its hard break's, or the last): an empty paragraph's font.
     var endSpan = 0
 
@@ -456,6 +467,7 @@ private struct Paragraph {
             face.append(f)
             space.append(isSpace)
             graphemeStart.append(k == 0)
+            source.append(nextSource)
         }
     }
 

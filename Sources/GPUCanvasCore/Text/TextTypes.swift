@@ -73,6 +73,14 @@ package struct PositionedGlyph: Sendable, Equatable {
     package var size: Double
     /// Which TextSpan it came from.
     package var span: Int
+    /// The pen's advance after this glyph, in points (kerning and tracking included): `Text.Layout`'s widths.
+    package var advance: Double = 0
+    /// `x` less the pen position it was drawn at (HarfBuzz's x offset: non-zero for marks).
+    package var xOffset: Double = 0
+    /// UAX #9 embedding level of its run: odd is right-to-left.
+    package var level: UInt8 = 0
+    /// Offset, in characters (grapheme clusters) of the spans' strings joined, of its cluster's first character.
+    package var character: Int = 0
 }
 
 package struct LaidOutLine: Sendable, Equatable {
@@ -85,6 +93,8 @@ package struct LaidOutLine: Sendable, Equatable {
     /// > 0, in points.
     package var ascent: Double
     package var descent: Double
+    /// x of the line's start (the pen before its first glyph): 0 from the engine, moved by alignment.
+    package var x: Double = 0
 }
 
 /// An underline or strikethrough bar, in layout coordinates.
