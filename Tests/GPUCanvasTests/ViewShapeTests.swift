@@ -30,6 +30,8 @@ final class ViewShapeTests: XCTestCase {
     static let interior = 2
     /// Rect geometry is exact up to the transform's floating point.
     static let geometry: CGFloat = 1e-9
+    /// Boolean results are curves flattened at `Flatten.tolerance` (0.05) before Clipper's grid rounding.
+    static let flattened: CGFloat = 0.06
 
     let red = ViewTesting.pixel(.red), blue = ViewTesting.pixel(.blue), green = ViewTesting.pixel(.green)
     let clear = ViewTesting.transparent
@@ -117,6 +119,38 @@ final class ViewShapeTests: XCTestCase {
         ViewTesting.assertPixel(image, 25, 15, blue, tolerance: Self.interior)
         ViewTesting.assertPixel(image, 23, 15, blue, tolerance: Self.interior)
         ViewTesting.assertPixel(image, 28, 15, red, tolerance: Self.interior)
+    }
+
+    /// iOS 17's shape booleans: a circle less the rectangle over its right half is its left half, as a path
+    /// (bounds) and as a view (pixels on both backends); the line forms keep the outline's pieces.
+    func testShapeBooleanOperations() throws {
+        let r = CGRect(x: 0, y: 0, width: 40, height: 40)
+        let half = Circle().subtracting(Rectangle().offset(x: 20))
+        assertRect(half.path(in: r).boundingRect, CGRect(x: 0, y: 0, width: 20, height: 40), Self.flattened)
+        assertRect(Circle().union(Rectangle().offset(x: 20)).path(in: r).boundingRect,
+                   CGRect(x: 0, y: 0, width: 60, height: 40), Self.flattened)
+        assertRect(Circle().intersection(Rectangle().offset(x: 20)).path(in: r).boundingRect,
+                   CGRect(x: 20, y: 0, width: 20, height: 40), Self.flattened)
+        XCTAssertEqual(Circle().symmetricDifference(Circle()).path(in: r).isEmpty, true)
+        // The square's outline inside the circle: none of its corners, and its edges' middles.
+        let inside = Rectangle().lineIntersection(Circle().scale(1.2)).path(in: r)
+        XCTAssertFalse(inside.contains(CGPoint(x: 0, y: 0)))
+        assertRect(inside.boundingRect, r, Self.flattened)
+        assertRect(Rectangle().lineSubtraction(Circle().scale(0.5)).path(in: r).boundingRect, r, Self.flattened)
+
+        let view = HStack(spacing: 0) {
+            half.fill(.red).frame(width: 40, height: 40)
+            Circle().union(Rectangle().offset(x: 20)).fill(.blue).frame(width: 40, height: 40)
+        }
+        let image = try ViewTesting.render(view, size: CGSize(width: 80, height: 40))
+        ViewTesting.assertPixel(image, 10, 20, red, tolerance: Self.interior)
+        ViewTesting.assertPixel(image, 30, 20, clear, tolerance: Self.interior)
+        ViewTesting.assertPixel(image, 2, 2, clear, tolerance: Self.interior)
+        // The union reaches past its frame on the right (shapes are not clipped to their frames): x 60…80 is
+        // the second frame's 20…40 plus the offset rectangle's 20 more, which the frame of 80 cuts at 80.
+        ViewTesting.assertPixel(image, 50, 20, blue, tolerance: Self.interior)
+        ViewTesting.assertPixel(image, 75, 2, blue, tolerance: Self.interior)
+        ViewTesting.assertPixel(image, 42, 2, clear, tolerance: Self.interior)
     }
 
     func testTrimmedStrokedSpinnerArc() throws {
