@@ -212,9 +212,11 @@ package final class GLESBackend: RenderBackend {
         }
         programCache = options.programCache.resolved().map { ProgramCache.shared(directory: $0) }
         // GPUCANVAS_SPECIALISATION=never|always overrides the default policy for a whole process (the
-        // byte-identity check renders the catalogue both ways with it).
+        // byte-identity check renders the catalogue both ways with it); set but empty, as a shell's
+        // `GPUCANVAS_SPECIALISATION= cmd` leaves it, it is unset.
         var specialisation = options.specialisation
-        if specialisation == .adaptive, let name = ProcessInfo.processInfo.environment["GPUCANVAS_SPECIALISATION"] {
+        if specialisation == .adaptive, let name = ProcessInfo.processInfo.environment["GPUCANVAS_SPECIALISATION"],
+           !name.isEmpty {
             guard let forced = ProgramSpecialisation(rawValue: name) else {
                 let names = ProgramSpecialisation.allCases.map(\.rawValue).joined(separator: ", ")
                 throw RenderError.gpu("GPUCANVAS_SPECIALISATION=\(name) is not one of \(names)")

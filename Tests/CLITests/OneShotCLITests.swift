@@ -321,6 +321,25 @@ final class OneShotCLITests: XCTestCase {
         assertCleanFailure(try run(render + [""]), mentions: "--program-cache: give default, none or a directory")
     }
 
+    /// `GPUCANVAS_SPECIALISATION` forces a program policy for the process: a name it does not know is refused
+    /// with the choices; set but empty is unset. Both named policies draw the same ellipse.
+    func testSpecialisationVariableNamesItsChoicesAndEmptyIsUnset() throws {
+        func render(_ value: String?, _ name: String) throws -> Run {
+            var environment = ProcessInfo.processInfo.environment
+            environment["GPUCANVAS_SPECIALISATION"] = value
+            return try run(["render", "--example", "ellipse", "--device", "mesa", "-o", path(name)], environment: environment)
+        }
+        assertCleanFailure(try render("sometimes", "bad.png"),
+                           mentions: "GPUCANVAS_SPECIALISATION=sometimes is not one of adaptive, never, always")
+        for (value, name) in [("", "empty.png"), ("never", "never.png"), ("always", "always.png")] {
+            let r = try render(value, name)
+            XCTAssertEqual(r.status, 0, "\(value): \(r.stderr)")
+        }
+        let never = try Data(contentsOf: URL(fileURLWithPath: path("never.png")))
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path("empty.png"))), never)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path("always.png"))), never)
+    }
+
     func testBenchColdPrintsTheTableForEachMode() throws {
         try TestTier.requireThorough()
         let r = try run(["bench", "--cold", "--example", "ellipse", "--runs", "1", "--device", "mesa"])
