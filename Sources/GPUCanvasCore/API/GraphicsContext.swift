@@ -109,6 +109,7 @@ public struct GraphicsContext {
         case .style(let s): return .styleGradient(s)
         case .tiledImage(let t): return .image(t.paint)
         case .backdrop: return .backdrop
+        case .meshGradient(let m): return .meshGradient(m)
         case .palette: return nil  // `levelZero` is never a palette
         }
     }

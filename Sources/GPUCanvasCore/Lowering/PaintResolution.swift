@@ -256,6 +256,9 @@ package struct LoweredImage {
     package var tint: RGBA?
     /// The canvas composites in linear light: each texel (sRGB-encoded) is decoded before it is filtered.
     package var decodesSRGB = false
+    /// Keeps the object `identity` names alive while the paint is (a mesh gradient's paint image has no
+    /// `Image` holding it).
+    package var owner: AnyObject?
 }
 
 package enum ImageResolution {
