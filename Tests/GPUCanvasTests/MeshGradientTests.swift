@@ -112,20 +112,22 @@ final class MeshGradientTests: XCTestCase, ComparesBackends {
     }
 
     func testSubdivisionFollowsTheSurface() throws {
-        // A flat, evenly parametrized patch of one colour is two triangles; a bilinear colour twist needs cells.
-        let flat = try MeshGradientResolution.validated(MeshGradient(width: 2, height: 2, points: Self.corners,
-                                                                     colors: [.red, .red, .red, .red]),
-                                                        colorMode: .nonLinear, drawNumber: 0)
+        func mesh(_ points: [SIMD2<Float>]) throws -> MeshGradientResolution.Mesh {
+            try MeshGradientResolution.validated(MeshGradient(width: 2, height: 2, points: points,
+                                                              colors: [.black, .white, .white, .black]),
+                                                 colorMode: .nonLinear, drawNumber: 0)
+        }
         let big = CGAffineTransform(scaleX: 100, y: 100)
-        XCTAssertEqual(MeshGradientResolution.subdivisions(MeshGradientResolution.patch(flat, 0, 0, unitToDevice: big)), 1)
-        let twisted = try MeshGradientResolution.validated(MeshGradient(width: 2, height: 2, points: Self.corners,
-                                                                        colors: [.black, .white, .white, .black], smoothsColors: false),
-                                                           colorMode: .nonLinear, drawNumber: 0)
-        // Twist 2 → 6·0 + 18·(2/9) + 6·0 = 4 over 8 · (0.5/255): n = ⌈√(255)⌉ = 16.
-        XCTAssertEqual(MeshGradientResolution.subdivisions(MeshGradientResolution.patch(twisted, 0, 0, unitToDevice: big)), 16)
-        // Never finer than a quarter pixel: a 3 px patch has 12 cells a side.
-        XCTAssertEqual(MeshGradientResolution.subdivisions(MeshGradientResolution.patch(twisted, 0, 0,
-                                                                                        unitToDevice: CGAffineTransform(scaleX: 3, y: 3))), 12)
+        // A flat, evenly parametrized patch is two triangles, whatever its colours (they are evaluated per pixel).
+        XCTAssertEqual(MeshGradientResolution.subdivisions(MeshGradientResolution.patch(try mesh(Self.corners), 0, 0, unitToDevice: big)), 1)
+        // The bottom-right corner pulled in to (0.5, 0.5): the net's largest second differences along u, along
+        // v and mixed are each 100·√2/6 = 23.57 px, so the bound (6 + 18 + 6)·23.57 / (8 n²) ≤ 0.1 px needs
+        // n = ⌈√(707.1 / 0.8)⌉ = ⌈29.7⌉ = 30.
+        let bent = try mesh([[0, 0], [1, 0], [0, 1], [0.5, 0.5]])
+        XCTAssertEqual(MeshGradientResolution.subdivisions(MeshGradientResolution.patch(bent, 0, 0, unitToDevice: big)), 30)
+        // Never finer than a quarter pixel: at half a pixel across, the bound asks ⌈2.1⌉ = 3, the cap allows 2.
+        XCTAssertEqual(MeshGradientResolution.subdivisions(MeshGradientResolution.patch(bent, 0, 0,
+                                                                                        unitToDevice: CGAffineTransform(scaleX: 0.5, y: 0.5))), 2)
     }
 
     static let bad: [(name: String, expected: String, mesh: MeshGradient)] = [

@@ -1,15 +1,15 @@
-// Mesh gradients: a `MeshGradient` (unit space, `Color`s) → bicubic patches in device space → triangles with
-// per-vertex colours → the paint image both backends sample.
+// Mesh gradients: a `MeshGradient` (unit space, `Color`s) → bicubic patches in device space → triangles carrying
+// patch parameters → the paint image both backends sample.
 //
 // Design. Everything a mesh needs is computed here, once per draw, in the shared lowering: validation (so both
 // backends refuse the same meshes with the same words), the patches, their tessellation and the rasterization
-// of the triangles into a premultiplied RGBA8 *paint image* over the drawn item's device box (the mesh's own
-// barycentric interpolation, at pixel centres). The draw is then an ordinary image paint: nearest-sampled at
-// pixel centres with an integer translation, so texel = pixel, and each backend fills the item's coverage
-// with it through its own image path (the reference's `ImageSampling`, the GPU's `image.glsl`), clipped,
-// blended and layered as any image. The GPU does not draw the triangles itself: the encoder has no pass for
-// vertex-coloured triangles yet, and the CPU raster costs about what the GPU's image path costs per pixel
-// (docs/performance.md, "Mesh gradients").
+// of the triangles into a premultiplied RGBA8 *paint image* over the drawn item's device box. The draw is then
+// an ordinary image paint: nearest-sampled at pixel centres with an integer translation, so texel = pixel, and
+// each backend fills the item's coverage with it through its own image path (the reference's `ImageSampling`,
+// the GPU's `image.glsl`; the GLES gather packs a frame's mesh images into one texture), clipped, blended and
+// layered as any image. The GPU does not rasterize the triangles itself: the encoder has no pass for them, and
+// a pass per mesh would be a flush per mesh on llvmpipe; the measured cost is in docs/performance.md ("Mesh
+// gradients").
 //
 // Formulas (docs/api-status.md, decisions):
 // - vertices are given row by row; vertex (i, j) is column i, row j; points are in the unit space of the drawn
@@ -28,13 +28,13 @@
 // - colours interpolate straight (unpremultiplied), in the working space (`.device`) or in Oklab
 //   (`.perceptual`), and are clamped to 0…1 after conversion back;
 // - each patch is split into cells of two triangles, n a side chosen from the patch's device-space control
-//   net so that linear interpolation across a triangle stays within `positionTolerance` px of the surface and
-//   `colorTolerance` of its colour (the cubic's second-derivative bound: error ≤ (6·Δuu + 18·Δuv + 6·Δvv) /
-//   (8 n²), Δ the largest second differences of the net), at most `maxSubdivisions` and never finer than a
-//   quarter of a device pixel; a column of patches takes the largest n of its patches across, a row down,
-//   so neighbours cut their shared edge alike (no cracks);
-// - a pixel whose centre lies in a triangle (edges included) takes its barycentric colour; later patches
-//   (row by row) cover earlier ones where a folded mesh overlaps itself; a pixel no triangle covers is
+//   net so that the triangles stay within `positionTolerance` px of the surface (the cubic's second-derivative
+//   bound: error ≤ (6·Δuu + 18·Δuv + 6·Δvv) / (8 n²), Δ the largest second differences of the net), at most
+//   `maxSubdivisions` and never finer than a quarter of a device pixel; a column of patches takes the largest
+//   n of its patches across, a row down, so neighbours cut their shared edge alike (no cracks);
+// - a pixel whose centre lies in a triangle (edges included) takes the (u, v) interpolated across it, and its
+//   colour is the patch's colour surface at (u, v), evaluated exactly (no colour tessellation error); later
+//   patches (row by row) cover earlier ones where a folded mesh overlaps itself; a pixel no triangle covers is
 //   `background`.
 
 import Foundation
@@ -45,8 +45,6 @@ package enum MeshGradientResolution {
     /// Surface error allowed by the tessellation, device px: a quarter of the conformance bar's anti-aliasing
     /// scale, well under what moves a pixel-centre test.
     package static let positionTolerance = 0.1
-    /// Colour error allowed by the tessellation (0…1 channel units): half an 8-bit level.
-    package static let colorTolerance = 0.5 / 255
     /// Cells a patch side at most (a 64 × 64 grid is 8192 triangles a patch).
     package static let maxSubdivisions = 64
 
@@ -76,8 +74,9 @@ package enum MeshGradientResolution {
         // Unit space → device: the bounds' rect, then the draw's transform.
         let unitToDevice = CGAffineTransform(a: b.width, b: 0, c: 0, d: b.height, tx: b.minX, ty: b.minY)
             .concatenating(transform)
-        let triangles = tessellate(mesh, unitToDevice: unitToDevice)
-        let pixels = rasterize(triangles, mesh: mesh, box: box, colorMode: colorMode)
+        let patches = patches(mesh, unitToDevice: unitToDevice)
+        let triangles = tessellate(patches, width: mesh.width, height: mesh.height)
+        let pixels = rasterize(triangles, patches: patches, mesh: mesh, box: box, colorMode: colorMode)
         let content = ImageContent(.success(pixels), source: nil)
         var image = LoweredImage(pixels: pixels, identity: ObjectIdentifier(content),
                                  deviceToImage: CGAffineTransform(translationX: CGFloat(-box.x), y: CGFloat(-box.y)),
@@ -85,6 +84,7 @@ package enum MeshGradientResolution {
                                  nearest: true, tint: nil)
         image.decodesSRGB = colorMode != .nonLinear
         image.owner = content
+        image.packable = true
         return image
     }
 
@@ -259,24 +259,39 @@ package enum MeshGradientResolution {
         return 6 * uu + 18 * uv + 6 * vv
     }
 
-    /// Cells a side for `patch`: the fewest that keep linear interpolation within the tolerances.
+    /// Cells a side for `patch`: the fewest that keep its triangles within `positionTolerance` of the surface.
     package static func subdivisions(_ patch: Patch) -> Int {
-        let pos = secondDifferences(patch.position) { ($0 * $0).sum().squareRoot() }
-        let col = secondDifferences(patch.color) { max(abs($0.x), abs($0.y), abs($0.z), abs($0.w)) }
-        let need = max(pos / (8 * positionTolerance), col / (8 * colorTolerance)).squareRoot()
-        // Never finer than a quarter of a device pixel (the control net's extent × 4): pixel centres fall
-        // mid-cell, where a cell's error is largest, and quarter-pixel cells leave a sixteenth of a whole
-        // pixel's (1.6 levels for a 2 × 2 smooth mesh 11 px wide → 0.1).
+        let need = (secondDifferences(patch.position) { ($0 * $0).sum().squareRoot() } / (8 * positionTolerance)).squareRoot()
+        // Never finer than a quarter of a device pixel (the control net's extent × 4), which no pixel centre
+        // can tell apart.
         let xs = patch.position.map(\.x), ys = patch.position.map(\.y)
         let extent = max(xs.max()! - xs.min()!, ys.max()! - ys.min()!)
         let n = min(need, (4 * extent).rounded(.up), Double(maxSubdivisions))
         return max(1, Int(n.rounded(.up)))
     }
 
-    /// A triangle in device space with straight colours in the interpolation space.
+    /// The colour net in the power basis, `[k + 4 l]` the coefficient of uᵏ vˡ: c(u, v) = Σ uᵏ vˡ P[k + 4 l].
+    package static func powerBasis(_ net: [SIMD4<Double>]) -> [SIMD4<Float>] {
+        // Bernstein → monomial: row k holds the weights of b0…b3 in the coefficient of tᵏ.
+        let m: [[Double]] = [[1, 0, 0, 0], [-3, 3, 0, 0], [3, -6, 3, 0], [-1, 3, -3, 1]]
+        var out = [SIMD4<Float>](repeating: .zero, count: 16)
+        for l in 0 ..< 4 {
+            for k in 0 ..< 4 {
+                var c = SIMD4<Double>.zero
+                for j in 0 ..< 4 where m[l][j] != 0 {
+                    for i in 0 ..< 4 where m[k][i] != 0 { c += net[i + 4 * j] * (m[k][i] * m[l][j]) }
+                }
+                out[k + 4 * l] = SIMD4<Float>(c)
+            }
+        }
+        return out
+    }
+
+    /// A triangle of patch `patch` in device space, with each corner's patch parameters (u, v).
     package struct Triangle {
         package var p0, p1, p2: SIMD2<Double>
-        package var c0, c1, c2: SIMD4<Double>
+        package var t0, t1, t2: SIMD2<Double>
+        package var patch: Int
     }
 
     /// Cells a mesh may be cut into at most (2²² cells, 8 Mi triangles): past it every column's and row's
@@ -285,11 +300,11 @@ package enum MeshGradientResolution {
 
     /// Cells a side for each column and each row of patches: the most any patch in it needs, so that
     /// neighbouring patches cut their shared edge at the same parameters (no T-junction, no crack).
-    package static func subdivisions(_ mesh: Mesh, unitToDevice: CGAffineTransform) -> (columns: [Int], rows: [Int]) {
-        var columns = [Int](repeating: 1, count: mesh.width - 1), rows = [Int](repeating: 1, count: mesh.height - 1)
-        for j in 0 ..< mesh.height - 1 {
-            for i in 0 ..< mesh.width - 1 {
-                let n = subdivisions(patch(mesh, i, j, unitToDevice: unitToDevice))
+    package static func subdivisions(_ patches: [Patch], width: Int, height: Int) -> (columns: [Int], rows: [Int]) {
+        var columns = [Int](repeating: 1, count: width - 1), rows = [Int](repeating: 1, count: height - 1)
+        for j in 0 ..< height - 1 {
+            for i in 0 ..< width - 1 {
+                let n = subdivisions(patches[j * (width - 1) + i])
                 columns[i] = max(columns[i], n)
                 rows[j] = max(rows[j], n)
             }
@@ -303,29 +318,40 @@ package enum MeshGradientResolution {
         return (columns, rows)
     }
 
-    /// The mesh as triangles, patch by patch, row by row.
-    package static func tessellate(_ mesh: Mesh, unitToDevice: CGAffineTransform) -> [Triangle] {
-        let (columns, rows) = subdivisions(mesh, unitToDevice: unitToDevice)
+    /// The mesh's patches, row by row.
+    package static func patches(_ mesh: Mesh, unitToDevice: CGAffineTransform) -> [Patch] {
+        var out: [Patch] = []
+        out.reserveCapacity((mesh.width - 1) * (mesh.height - 1))
+        for j in 0 ..< mesh.height - 1 {
+            for i in 0 ..< mesh.width - 1 { out.append(patch(mesh, i, j, unitToDevice: unitToDevice)) }
+        }
+        return out
+    }
+
+    /// The patches' surfaces as triangles, patch by patch, row by row.
+    package static func tessellate(_ patches: [Patch], width: Int, height: Int) -> [Triangle] {
+        let (columns, rows) = subdivisions(patches, width: width, height: height)
         var out: [Triangle] = []
         out.reserveCapacity(2 * columns.reduce(0, +) * rows.reduce(0, +))
-        for j in 0 ..< mesh.height - 1 {
-            for i in 0 ..< mesh.width - 1 {
-                let patch = patch(mesh, i, j, unitToDevice: unitToDevice)
+        var ps: [SIMD2<Double>] = [], ts: [SIMD2<Double>] = []
+        for j in 0 ..< height - 1 {
+            for i in 0 ..< width - 1 {
+                let k = j * (width - 1) + i
+                let patch = patches[k]
                 let nu = columns[i], nv = rows[j]
-                var ps: [SIMD2<Double>] = [], cs: [SIMD4<Double>] = []
-                ps.reserveCapacity((nu + 1) * (nv + 1)); cs.reserveCapacity((nu + 1) * (nv + 1))
+                ps.removeAll(keepingCapacity: true); ts.removeAll(keepingCapacity: true)
                 for b in 0 ... nv {
                     for a in 0 ... nu {
-                        let u = Double(a) / Double(nu), v = Double(b) / Double(nv)
-                        ps.append(evaluate(patch.position, u, v))
-                        cs.append(evaluate(patch.color, u, v))
+                        let t = SIMD2(Double(a) / Double(nu), Double(b) / Double(nv))
+                        ps.append(evaluate(patch.position, t.x, t.y))
+                        ts.append(t)
                     }
                 }
                 for b in 0 ..< nv {
                     for a in 0 ..< nu {
                         let k00 = b * (nu + 1) + a, k10 = k00 + 1, k01 = k00 + nu + 1, k11 = k01 + 1
-                        out.append(Triangle(p0: ps[k00], p1: ps[k10], p2: ps[k11], c0: cs[k00], c1: cs[k10], c2: cs[k11]))
-                        out.append(Triangle(p0: ps[k00], p1: ps[k11], p2: ps[k01], c0: cs[k00], c1: cs[k11], c2: cs[k01]))
+                        out.append(Triangle(p0: ps[k00], p1: ps[k10], p2: ps[k11], t0: ts[k00], t1: ts[k10], t2: ts[k11], patch: k))
+                        out.append(Triangle(p0: ps[k00], p1: ps[k11], p2: ps[k01], t0: ts[k00], t1: ts[k11], t2: ts[k01], patch: k))
                     }
                 }
             }
@@ -333,24 +359,30 @@ package enum MeshGradientResolution {
         return out
     }
 
-    /// The triangles' colours at the pixel centres of `box` (background where none covers), premultiplied
-    /// RGBA8, sRGB-encoded (decoded again by the image sampler on a linear-light canvas).
-    package static func rasterize(_ triangles: [Triangle], mesh: Mesh, box: PixelRect,
+    /// The mesh's colours at the pixel centres of `box` (background where no triangle covers), premultiplied
+    /// RGBA8, sRGB-encoded (decoded again by the image sampler on a linear-light canvas). A covered pixel's
+    /// (u, v) is interpolated across its triangle and its colour is the patch's colour surface there, exactly.
+    package static func rasterize(_ triangles: [Triangle], patches: [Patch], mesh: Mesh, box: PixelRect,
                                   colorMode: ColorRenderingMode) -> RasterImage {
         let w = box.width, h = box.height
-        var colors = [SIMD4<Double>](repeating: .zero, count: w * h)
+        let coefficients = patches.map { powerBasis($0.color) }
+        var colors = [SIMD4<Float>](repeating: .zero, count: w * h)
         var covered = [Bool](repeating: false, count: w * h)
         let ox = Double(box.x), oy = Double(box.y)
+        colors.withUnsafeMutableBufferPointer { colors in
+        covered.withUnsafeMutableBufferPointer { covered in
         for t in triangles {
             let area = (t.p1.x - t.p0.x) * (t.p2.y - t.p0.y) - (t.p2.x - t.p0.x) * (t.p1.y - t.p0.y)
             guard area != 0, area.isFinite else { continue }
             let xmin = min(t.p0.x, t.p1.x, t.p2.x) - ox, xmax = max(t.p0.x, t.p1.x, t.p2.x) - ox
             let ymin = min(t.p0.y, t.p1.y, t.p2.y) - oy, ymax = max(t.p0.y, t.p1.y, t.p2.y) - oy
             // Pixels whose centres (x + ½) can lie inside.
-            let i0 = max(0, Int(max(-1, (xmin - 0.5).rounded(.up)))), i1 = min(w - 1, Int(min(Double(w), (xmax - 0.5).rounded(.down))))
-            let j0 = max(0, Int(max(-1, (ymin - 0.5).rounded(.up)))), j1 = min(h - 1, Int(min(Double(h), (ymax - 0.5).rounded(.down))))
+            guard xmax >= 0.5, ymax >= 0.5, xmin <= Double(w) - 0.5, ymin <= Double(h) - 0.5 else { continue }
+            let i0 = max(0, Int((xmin - 0.5).rounded(.up))), i1 = min(w - 1, Int((xmax - 0.5).rounded(.down)))
+            let j0 = max(0, Int((ymin - 0.5).rounded(.up))), j1 = min(h - 1, Int((ymax - 0.5).rounded(.down)))
             guard i0 <= i1, j0 <= j1 else { continue }
             let sign: Double = area > 0 ? 1 : -1
+            let c = coefficients[t.patch]
             // The signed area of (a, b, p). Two triangles sharing the edge a–b compute it from the same two
             // products in opposite order, so exactly negated: a pixel centre on a shared edge is in both
             // (edges are inclusive), never in neither.
@@ -364,39 +396,55 @@ package enum MeshGradientResolution {
                     let e0 = sign * edge(t.p1, t.p2, px, py), e1 = sign * edge(t.p2, t.p0, px, py)
                     let e2 = sign * edge(t.p0, t.p1, px, py)
                     guard e0 >= 0, e1 >= 0, e2 >= 0 else { continue }
-                    // Barycentric weights: the sub-triangles' areas over their sum.
                     let sum = e0 + e1 + e2
                     guard sum > 0 else { continue }
-                    colors[j * w + i] = (t.c0 * e0 + t.c1 * e1 + t.c2 * e2) / sum
+                    // Barycentric (u, v), then the bicubic by Horner's rule in u, then in v.
+                    let uv = (t.t0 * e0 + t.t1 * e1 + t.t2 * e2) / sum
+                    let u = Float(uv.x), v = Float(uv.y)
+                    let r0 = ((c[3] * u + c[2]) * u + c[1]) * u + c[0]
+                    let r1 = ((c[7] * u + c[6]) * u + c[5]) * u + c[4]
+                    let r2 = ((c[11] * u + c[10]) * u + c[9]) * u + c[8]
+                    let r3 = ((c[15] * u + c[14]) * u + c[13]) * u + c[12]
+                    colors[j * w + i] = ((r3 * v + r2) * v + r1) * v + r0
                     covered[j * w + i] = true
                 }
             }
         }
-        var bytes = [UInt8](repeating: 0, count: w * h * 4)
-        func store(_ k: Int, _ s: SIMD4<Double>) {
-            let a = min(max(s.w, 0), 1)
-            func q(_ x: Double) -> UInt8 { UInt8((min(max(x, 0), 1) * a * 255).rounded()) }
-            bytes[k * 4] = q(s.x); bytes[k * 4 + 1] = q(s.y); bytes[k * 4 + 2] = q(s.z)
-            bytes[k * 4 + 3] = UInt8((a * 255).rounded())
         }
-        for k in 0 ..< w * h {
-            guard covered[k] else { store(k, mesh.background); continue }
-            store(k, encoded(colors[k], perceptual: mesh.perceptual, colorMode: colorMode))
+        }
+        var bytes = [UInt8](repeating: 0, count: w * h * 4)
+        let background = store(SIMD4<Float>(mesh.background))
+        bytes.withUnsafeMutableBufferPointer { bytes in
+            for k in 0 ..< w * h {
+                let p = covered[k] ? store(encoded(colors[k], perceptual: mesh.perceptual, colorMode: colorMode)) : background
+                bytes[k * 4] = p.x; bytes[k * 4 + 1] = p.y; bytes[k * 4 + 2] = p.z; bytes[k * 4 + 3] = p.w
+            }
         }
         return RasterImage(width: w, height: h, pixels: bytes)
     }
 
+    /// Straight sRGB-encoded colour → premultiplied bytes (clamped, rounded to nearest).
+    @inline(__always)
+    static func store(_ s: SIMD4<Float>) -> SIMD4<UInt8> {
+        let a = min(max(s.w, 0), 1)
+        let rgb = SIMD3<Float>(min(max(s.x, 0), 1), min(max(s.y, 0), 1), min(max(s.z, 0), 1)) * a
+        let q = SIMD4<Float>(rgb, a) * 255 + 0.5
+        return SIMD4<UInt8>(truncatingIfNeeded: SIMD4<Int32>(q))
+    }
+
     /// An interpolated colour → straight sRGB-encoded components, clamped.
-    package static func encoded(_ c: SIMD4<Double>, perceptual: Bool, colorMode: ColorRenderingMode) -> SIMD4<Double> {
+    package static func encoded(_ c: SIMD4<Float>, perceptual: Bool, colorMode: ColorRenderingMode) -> SIMD4<Float> {
         var rgb = SIMD3(c.x, c.y, c.z)
         var linear = colorMode != .nonLinear
         if perceptual {
-            let l = Oklab.toLinearSRGB(SIMD3(Float(c.x), Float(c.y), Float(c.z)))
-            rgb = SIMD3(Double(l.x), Double(l.y), Double(l.z))
+            rgb = Oklab.toLinearSRGB(rgb)
             linear = true
         }
         rgb = SIMD3(min(max(rgb.x, 0), 1), min(max(rgb.y, 0), 1), min(max(rgb.z, 0), 1))
-        if linear { rgb = SIMD3(ColorTransfer.encode(rgb.x), ColorTransfer.encode(rgb.y), ColorTransfer.encode(rgb.z)) }
+        if linear {
+            rgb = SIMD3(Float(ColorTransfer.encode(Double(rgb.x))), Float(ColorTransfer.encode(Double(rgb.y))),
+                        Float(ColorTransfer.encode(Double(rgb.z))))
+        }
         return SIMD4(rgb, c.w)
     }
 }

@@ -259,6 +259,9 @@ package struct LoweredImage {
     /// Keeps the object `identity` names alive while the paint is (a mesh gradient's paint image has no
     /// `Image` holding it).
     package var owner: AnyObject?
+    /// Drawn 1:1 at a whole-pixel offset, nearest-sampled and clamped, used by one draw: a backend may copy it
+    /// into a shared texture (a mesh gradient's paint image).
+    package var packable = false
 }
 
 package enum ImageResolution {
