@@ -366,8 +366,28 @@ package enum MeshGradientResolution {
                                   colorMode: ColorRenderingMode) -> RasterImage {
         let w = box.width, h = box.height
         let coefficients = patches.map { powerBasis($0.color) }
-        var colors = [SIMD4<Float>](repeating: .zero, count: w * h)
-        var covered = [Bool](repeating: false, count: w * h)
+        var bytes = [UInt8](repeating: 0, count: w * h * 4)
+        // Bands of rows on the cores (each band walks every triangle, clipped to its rows; the bands write
+        // disjoint pixels); one band for a small image, where a thread costs more than it saves.
+        let bands = w * h >= 1 << 12 ? min(ParallelWork.workers, h) : 1
+        bytes.withUnsafeMutableBufferPointer { out in
+            let shared = UncheckedSendable(out)
+            parallelForEach(bands) { band in
+                let rows = (h * band / bands) ..< (h * (band + 1) / bands)
+                rasterize(triangles, coefficients: coefficients, mesh: mesh, box: box, rows: rows,
+                          colorMode: colorMode, into: shared.value)
+            }
+        }
+        return RasterImage(width: w, height: h, pixels: bytes)
+    }
+
+    /// Rows `rows` of `rasterize`'s image, into `out` (premultiplied RGBA8, the whole image's buffer).
+    static func rasterize(_ triangles: [Triangle], coefficients: [[SIMD4<Float>]], mesh: Mesh, box: PixelRect,
+                          rows: Range<Int>, colorMode: ColorRenderingMode, into out: UnsafeMutableBufferPointer<UInt8>) {
+        guard !rows.isEmpty else { return }
+        let w = box.width, top = rows.lowerBound
+        var colors = [SIMD4<Float>](repeating: .zero, count: w * rows.count)
+        var covered = [Bool](repeating: false, count: w * rows.count)
         let ox = Double(box.x), oy = Double(box.y)
         colors.withUnsafeMutableBufferPointer { colors in
         covered.withUnsafeMutableBufferPointer { covered in
@@ -377,9 +397,11 @@ package enum MeshGradientResolution {
             let xmin = min(t.p0.x, t.p1.x, t.p2.x) - ox, xmax = max(t.p0.x, t.p1.x, t.p2.x) - ox
             let ymin = min(t.p0.y, t.p1.y, t.p2.y) - oy, ymax = max(t.p0.y, t.p1.y, t.p2.y) - oy
             // Pixels whose centres (x + ½) can lie inside.
-            guard xmax >= 0.5, ymax >= 0.5, xmin <= Double(w) - 0.5, ymin <= Double(h) - 0.5 else { continue }
+            guard xmax >= 0.5, ymax >= Double(rows.lowerBound) + 0.5, xmin <= Double(w) - 0.5,
+                  ymin <= Double(rows.upperBound) - 0.5 else { continue }
             let i0 = max(0, Int((xmin - 0.5).rounded(.up))), i1 = min(w - 1, Int((xmax - 0.5).rounded(.down)))
-            let j0 = max(0, Int((ymin - 0.5).rounded(.up))), j1 = min(h - 1, Int((ymax - 0.5).rounded(.down)))
+            let j0 = max(rows.lowerBound, Int((ymin - 0.5).rounded(.up)))
+            let j1 = min(rows.upperBound - 1, Int((ymax - 0.5).rounded(.down)))
             guard i0 <= i1, j0 <= j1 else { continue }
             let sign: Double = area > 0 ? 1 : -1
             let c = coefficients[t.patch]
@@ -405,22 +427,20 @@ package enum MeshGradientResolution {
                     let r1 = ((c[7] * u + c[6]) * u + c[5]) * u + c[4]
                     let r2 = ((c[11] * u + c[10]) * u + c[9]) * u + c[8]
                     let r3 = ((c[15] * u + c[14]) * u + c[13]) * u + c[12]
-                    colors[j * w + i] = ((r3 * v + r2) * v + r1) * v + r0
-                    covered[j * w + i] = true
+                    let k = (j - top) * w + i
+                    colors[k] = ((r3 * v + r2) * v + r1) * v + r0
+                    covered[k] = true
                 }
             }
         }
         }
         }
-        var bytes = [UInt8](repeating: 0, count: w * h * 4)
         let background = store(SIMD4<Float>(mesh.background))
-        bytes.withUnsafeMutableBufferPointer { bytes in
-            for k in 0 ..< w * h {
-                let p = covered[k] ? store(encoded(colors[k], perceptual: mesh.perceptual, colorMode: colorMode)) : background
-                bytes[k * 4] = p.x; bytes[k * 4 + 1] = p.y; bytes[k * 4 + 2] = p.z; bytes[k * 4 + 3] = p.w
-            }
+        for k in 0 ..< w * rows.count {
+            let p = covered[k] ? store(encoded(colors[k], perceptual: mesh.perceptual, colorMode: colorMode)) : background
+            let o = (top * w + k) * 4
+            out[o] = p.x; out[o + 1] = p.y; out[o + 2] = p.z; out[o + 3] = p.w
         }
-        return RasterImage(width: w, height: h, pixels: bytes)
     }
 
     /// Straight sRGB-encoded colour → premultiplied bytes (clamped, rounded to nearest).
@@ -429,7 +449,8 @@ package enum MeshGradientResolution {
         let a = min(max(s.w, 0), 1)
         let rgb = SIMD3<Float>(min(max(s.x, 0), 1), min(max(s.y, 0), 1), min(max(s.z, 0), 1)) * a
         let q = SIMD4<Float>(rgb, a) * 255 + 0.5
-        return SIMD4<UInt8>(truncatingIfNeeded: SIMD4<Int32>(q))
+        // Scalar conversions: the SIMD integer initializers take a generic, far slower path.
+        return SIMD4<UInt8>(UInt8(q.x), UInt8(q.y), UInt8(q.z), UInt8(q.w))
     }
 
     /// An interpolated colour → straight sRGB-encoded components, clamped.
