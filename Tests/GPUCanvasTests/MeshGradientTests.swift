@@ -208,6 +208,17 @@ final class MeshGradientTests: XCTestCase, ComparesBackends {
         // Written back and loaded again, it records the same.
         let again = try Scene(jsonData: Data(scene.recording.sceneJSON().utf8))
         XCTAssertEqual(again.recording, scene.recording)
+        // A bezier-point mesh with resolved colours records as it loads back.
+        let bezier = Recording(size: CGSize(width: 8, height: 8)) { ctx, size in
+            let corner = { (p: SIMD2<Float>) in MeshGradient.BezierPoint(position: p, leadingControlPoint: p, topControlPoint: p,
+                                                                         trailingControlPoint: p, bottomControlPoint: p) }
+            ctx.fill(Path(CGRect(origin: .zero, size: size)), with: .meshGradient(MeshGradient(
+                width: 2, height: 2, bezierPoints: Self.corners.map(corner),
+                resolvedColors: [.init(red: 1, green: 0.5, blue: 0), .init(red: 0, green: 0, blue: 1, opacity: 0.5),
+                                 .init(red: 0.2, green: 0.3, blue: 0.4), .init(red: 1, green: 1, blue: 1)],
+                background: .blue, smoothsColors: false, colorSpace: .perceptual)))
+        }
+        XCTAssertEqual(try Scene(jsonData: Data(bezier.sceneJSON().utf8)).recording, bezier, bezier.sceneJSON())
         // Both of points and bezierPoints: the loader names the spot.
         let both = json.replacingOccurrences(of: #""points":"#, with: #""bezierPoints": [], "points":"#)
         XCTAssertThrowsError(try Scene(jsonData: Data(both.utf8))) { error in
