@@ -130,6 +130,45 @@ final class MeshGradientTests: XCTestCase, ComparesBackends {
                                                                                         unitToDevice: CGAffineTransform(scaleX: 0.5, y: 0.5))), 2)
     }
 
+    /// An n × n mesh of vertices scattered at random (patches folded over each other) inside a fixed square
+    /// edge, random opaque colours, a clear background.
+    static func folded(_ n: Int) -> MeshGradient {
+        var rng = FormulaTestRandom(seed: 32)
+        var points: [SIMD2<Float>] = [], colors: [Color] = []
+        for j in 0 ..< n {
+            for i in 0 ..< n {
+                let edge = i == 0 || j == 0 || i == n - 1 || j == n - 1
+                let jitter: SIMD2<Float> = edge ? .zero : [(rng.unit() - 0.5) * 3 / Float(n), (rng.unit() - 0.5) * 3 / Float(n)]
+                points.append(SIMD2(Float(i) / Float(n - 1), Float(j) / Float(n - 1)) + jitter)
+                colors.append(Color(red: Double(rng.unit()), green: Double(rng.unit()), blue: Double(rng.unit())))
+            }
+        }
+        return MeshGradient(width: n, height: n, points: points, colors: colors)
+    }
+
+    func testLargestMeshKeepsWithinTheCellBudget() throws {
+        // 256 × 256 folded vertices over 4096 px: the patches ask for 3–64 cells a side each, far past the
+        // budget; the counts are scaled down to it.
+        let n = MeshGradientResolution.maxSide
+        let mesh = try MeshGradientResolution.validated(Self.folded(n), colorMode: .nonLinear, drawNumber: 0)
+        let patches = MeshGradientResolution.patches(mesh, unitToDevice: CGAffineTransform(scaleX: 4096, y: 4096))
+        let (columns, rows) = MeshGradientResolution.subdivisions(patches, width: n, height: n)
+        let cells = columns.reduce(0, +) * rows.reduce(0, +)
+        XCTAssertLessThanOrEqual(cells, MeshGradientResolution.maxCells)
+        XCTAssertGreaterThan(cells, MeshGradientResolution.maxCells / 2)
+    }
+
+    func testFoldedMeshLeavesNoHoles() throws {
+        // The mesh's edge is the canvas's edge and folds inside it cannot uncover anything (a map of the square
+        // onto itself that keeps its edge covers it), so a transparent pixel would be a crack between triangles:
+        // every pixel is opaque, and every backend draws it alike.
+        let mesh = Self.folded(24)
+        let image = try render(48, 48) { ctx, size in
+            ctx.fill(Path(CGRect(origin: .zero, size: size)), with: .meshGradient(mesh))
+        }
+        for y in 0 ..< 48 { for x in 0 ..< 48 { XCTAssertEqual(image.pixel(x: x, y: y).a, 255, "(\(x), \(y))") } }
+    }
+
     static let bad: [(name: String, expected: String, mesh: MeshGradient)] = [
         ("one column", "invalid geometry: draw #0: mesh gradient is 1×2; it needs at least 2 vertices a side",
          MeshGradient(width: 1, height: 2, points: [[0, 0], [0, 1]], colors: [.red, .blue])),

@@ -75,7 +75,7 @@ package enum MeshGradientResolution {
         let unitToDevice = CGAffineTransform(a: b.width, b: 0, c: 0, d: b.height, tx: b.minX, ty: b.minY)
             .concatenating(transform)
         let patches = patches(mesh, unitToDevice: unitToDevice)
-        let triangles = tessellate(patches, width: mesh.width, height: mesh.height)
+        let triangles = tessellate(patches, width: mesh.width, height: mesh.height, box: box)
         let pixels = rasterize(triangles, patches: patches, mesh: mesh, box: box, colorMode: colorMode)
         let content = ImageContent(.success(pixels), source: nil)
         var image = LoweredImage(pixels: pixels, identity: ObjectIdentifier(content),
@@ -294,9 +294,10 @@ package enum MeshGradientResolution {
         package var patch: Int
     }
 
-    /// Cells a mesh may be cut into at most (2²² cells, 8 Mi triangles): past it every column's and row's
-    /// count is scaled down alike, trading accuracy for a bounded cost on pathological meshes.
-    package static let maxCells = 1 << 22
+    /// Cells a mesh may be cut into at most (2¹⁹ cells, 1 Mi triangles of 104 bytes): past it every column's
+    /// and row's count is scaled down alike, trading accuracy for a bounded cost on pathological meshes (a
+    /// 256 × 256 mesh of bent patches; a 6 × 6 mesh at 64 cells a side is 10⁵).
+    package static let maxCells = 1 << 19
 
     /// Cells a side for each column and each row of patches: the most any patch in it needs, so that
     /// neighbouring patches cut their shared edge at the same parameters (no T-junction, no crack).
@@ -328,8 +329,9 @@ package enum MeshGradientResolution {
         return out
     }
 
-    /// The patches' surfaces as triangles, patch by patch, row by row.
-    package static func tessellate(_ patches: [Patch], width: Int, height: Int) -> [Triangle] {
+    /// The patches' surfaces as triangles, patch by patch, row by row; a patch whose control net (which holds
+    /// the patch) lies wholly outside `box` gives none.
+    package static func tessellate(_ patches: [Patch], width: Int, height: Int, box: PixelRect? = nil) -> [Triangle] {
         let (columns, rows) = subdivisions(patches, width: width, height: height)
         var out: [Triangle] = []
         out.reserveCapacity(2 * columns.reduce(0, +) * rows.reduce(0, +))
@@ -338,6 +340,11 @@ package enum MeshGradientResolution {
             for i in 0 ..< width - 1 {
                 let k = j * (width - 1) + i
                 let patch = patches[k]
+                if let box {
+                    let xs = patch.position.map(\.x), ys = patch.position.map(\.y)
+                    if xs.max()! < Double(box.x) || xs.min()! > Double(box.x + box.width)
+                        || ys.max()! < Double(box.y) || ys.min()! > Double(box.y + box.height) { continue }
+                }
                 let nu = columns[i], nv = rows[j]
                 ps.removeAll(keepingCapacity: true); ts.removeAll(keepingCapacity: true)
                 for b in 0 ... nv {
