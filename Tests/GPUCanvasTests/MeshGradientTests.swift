@@ -169,6 +169,21 @@ final class MeshGradientTests: XCTestCase, ComparesBackends {
         for y in 0 ..< 48 { for x in 0 ..< 48 { XCTAssertEqual(image.pixel(x: x, y: y).a, 255, "(\(x), \(y))") } }
     }
 
+    func testNearestImageProgramsGiveTheGeneralProgramsBytes() throws {
+        // `IMAGE_NEAREST` compiles the bilinear path out of specialised image programs: the same operations on
+        // the nearest path, so the same bytes as the general program, for mesh paints and nearest images alike.
+        let scenes = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("ConformanceTests/scenes")
+        let general = try CanvasRenderer(gles: GLESOptions(device: .mesa, specialisation: .never))
+        let specialised = try CanvasRenderer(gles: GLESOptions(device: .mesa, specialisation: .always))
+        for name in ["mesh-clipped", "mesh-in-layer-with-opacity", "mesh-smooth-linear-canvas", "image-rotated-nearest",
+                     "image-scaled-up-nearest", "image-tiled-nearest-under-scale"] {
+            let scene = try Scene.load(contentsOf: scenes.appendingPathComponent(name + ".json"))
+            XCTAssertEqual(try general.render(scene.recording, scale: scene.scale),
+                           try specialised.render(scene.recording, scale: scene.scale), name)
+        }
+    }
+
     static let bad: [(name: String, expected: String, mesh: MeshGradient)] = [
         ("one column", "invalid geometry: draw #0: mesh gradient is 1×2; it needs at least 2 vertices a side",
          MeshGradient(width: 1, height: 2, points: [[0, 0], [0, 1]], colors: [.red, .blue])),
