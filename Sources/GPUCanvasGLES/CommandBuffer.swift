@@ -379,6 +379,8 @@ struct ShaderVariant: Hashable, CustomStringConvertible {
     var gradientOklab = false
     /// No instance of the draw call has a clip.
     var unclipped = false
+    /// The image is nearest-sampled (its bilinear path compiled out).
+    var imageNearest = false
     /// A filter pass (`filter.glsl`): its kind and constants.
     var filter: FilterPassVariant?
 
@@ -414,6 +416,7 @@ struct ShaderVariant: Hashable, CustomStringConvertible {
         if gradientEncodes { d.append(("GRADIENT_ENCODE", 1)) }
         if gradientOklab { d.append(("GRADIENT_OKLAB", 1)) }
         if unclipped { d.append(("COMPOSITE_UNCLIPPED", 1)) }
+        if imageNearest { d.append(("IMAGE_NEAREST", 1)) }
         if let f = filter {
             d += [("FILTER_PASS", f.pass), ("FILTER_FLAGS", f.flags), ("FILTER_READ", f.read), ("FILTER_SPACE", f.space),
                   ("SHADOW_MODE", f.shadowMode)]

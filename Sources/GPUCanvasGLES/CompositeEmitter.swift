@@ -211,6 +211,9 @@ final class CompositeEmitter {
             v.gradientOklab = Int(h.z) & 2 != 0
             v.fewStops = Int(h.w) <= 4
         }
+        if i.paint == CompositeInstance.PaintSource.image.rawValue, Int(gathered.paintRows[Int(i.paintRow)][1].z) & 2 != 0 {
+            v.imageNearest = true
+        }
         if p == .compositeFetch || p == .compositeCopy { v.blendMode = i.blendMode }
         return v
     }

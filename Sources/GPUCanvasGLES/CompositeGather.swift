@@ -138,6 +138,7 @@ final class CompositeGather {
         record(.openPass)  // the frame is cleared even when nothing draws
         walkFrame()
         record(.flush)
+        finishSharedImages()
         // Paint rows are addressed by 16-bit instance fields and stored one per texture row.
         let rowLimit = min(maxTextureSize, Int(Int16.max))
         if out.paintRows.count > rowLimit {
@@ -186,6 +187,11 @@ final class CompositeGather {
             paint = .gradient
             let texels = g.packedTexels()
             row = addRow(texels, header: texels[0])
+        case .image(let i) where i.packable && placeInSharedImage(i) != nil:
+            paint = .image
+            let (slot, x, y) = placeInSharedImage(i)!
+            row = addRow(i.packedTexels(at: x, y) + [SIMD4<Float>](repeating: .zero, count: 1), header: .zero)
+            state.image = .image(slot)
         case .image(let i):
             paint = .image
             row = addRow(i.packedTexels + [SIMD4<Float>](repeating: .zero, count: 1), header: .zero)
@@ -262,6 +268,68 @@ final class CompositeGather {
         var state = CompositeState(maskPage: maskPage(c.clip), source: (source.ref, source.box))
         state.sourceTexel = source.texel
         record(.instance(instance, pipeline(for: blend), state, variant: nil, copyBox: c.box))
+    }
+
+    // MARK: Shared images
+
+    /// Packable images (mesh gradients' paint images, each used by one draw) copied into shared textures by
+    /// shelf packing, so that a frame of many meshes uploads a few textures and batches its draws instead of a
+    /// texture and a draw call each.
+    private struct SharedImage {
+        var slot: Int
+        var parts: [(image: RasterImage, x: Int, y: Int)] = []
+        var shelfX = 0, shelfY = 0, shelfHeight = 0
+        var height: Int { shelfY + shelfHeight }
+    }
+    private var sharedImages: [SharedImage] = []
+    private var sharedPlacement: [ObjectIdentifier: (slot: Int, x: Int, y: Int)] = [:]
+
+    /// A shared texture's width (texels).
+    var sharedImageWidth: Int { min(maxTextureSize, 2048) }
+
+    /// Where `i` sits in a shared texture (placing it on first sight); nil when it is wider than one.
+    private func placeInSharedImage(_ i: LoweredImage) -> (slot: Int, x: Int, y: Int)? {
+        if let p = sharedPlacement[i.identity] { return p }
+        let w = i.pixels.width, h = i.pixels.height
+        guard w <= sharedImageWidth, h <= maxTextureSize else { return nil }
+        if sharedImages.isEmpty || !fits(w, h, sharedImages[sharedImages.count - 1]) {
+            sharedImages.append(SharedImage(slot: out.images.count))
+            out.images.append(RasterImage(width: 1, height: 1))  // filled in by `finishSharedImages`
+        }
+        var s = sharedImages.removeLast()
+        if s.shelfX + w > sharedImageWidth { (s.shelfX, s.shelfY, s.shelfHeight) = (0, s.shelfY + s.shelfHeight, 0) }
+        let p = (slot: s.slot, x: s.shelfX, y: s.shelfY)
+        s.parts.append((i.pixels, p.x, p.y))
+        s.shelfX += w
+        s.shelfHeight = max(s.shelfHeight, h)
+        sharedImages.append(s)
+        sharedPlacement[i.identity] = p
+        return p
+    }
+
+    private func fits(_ w: Int, _ h: Int, _ s: SharedImage) -> Bool {
+        let y = s.shelfX + w <= sharedImageWidth ? s.shelfY : s.shelfY + s.shelfHeight
+        return y + h <= maxTextureSize
+    }
+
+    /// Copies each shared texture's parts into its pixels.
+    private func finishSharedImages() {
+        for s in sharedImages {
+            let width = s.parts.map { $0.x + $0.image.width }.max() ?? 1
+            var pixels = [UInt8](repeating: 0, count: width * s.height * 4)
+            pixels.withUnsafeMutableBytes { dst in
+                for part in s.parts {
+                    let rowBytes = part.image.width * 4
+                    part.image.pixels.withUnsafeBytes { src in
+                        for r in 0 ..< part.image.height {
+                            dst.baseAddress!.advanced(by: ((part.y + r) * width + part.x) * 4)
+                                .copyMemory(from: src.baseAddress!.advanced(by: r * rowBytes), byteCount: rowBytes)
+                        }
+                    }
+                }
+            }
+            out.images[s.slot] = RasterImage(width: width, height: s.height, pixels: pixels)
+        }
     }
 
     // MARK: Shapes, rows, clips

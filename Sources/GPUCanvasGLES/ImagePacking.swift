@@ -14,4 +14,16 @@ extension LoweredImage {
                 SIMD4(t.r, t.g, t.b, t.a),
                 SIMD4(Float(pixels.width), Float(pixels.height), 0, 0)]
     }
+
+    /// The same parameters for a packable image copied into a shared texture at texel (x, y): the map moves
+    /// by (x, y), the source rect is its region (so nearest sampling clamps inside it), and the size texel
+    /// its far corner (the only use of the size is a clamp that the region's is tighter than).
+    func packedTexels(at x: Int, _ y: Int) -> [SIMD4<Float>] {
+        var moved = self
+        moved.deviceToImage = deviceToImage.concatenating(CGAffineTransform(translationX: CGFloat(x), y: CGFloat(y)))
+        moved.sourceRect = CGRect(x: x, y: y, width: pixels.width, height: pixels.height)
+        var texels = moved.packedTexels
+        texels[4] = SIMD4(Float(x + pixels.width), Float(y + pixels.height), 0, 0)
+        return texels
+    }
 }

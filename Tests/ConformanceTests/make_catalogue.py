@@ -1459,6 +1459,94 @@ symbol_scene("symbol-in-layer-and-skew", {"badge": BADGE, "disc": DISC}, [WHITE,
 symbol_scene("symbol-linear-color-mode", {"disc": DISC, "badge": BADGE}, [WHITE, sym_in("badge", (10, 10, 80, 60)),
     opacity(0.7), sym_at("disc", (80, 80)), sym_at("disc", (96, 70))], colorMode="linear")
 
+# --- mesh gradients: 2×2 to 6×6, smooth and bilinear, bent and bezier points, spaces, transforms, clips, layers ---
+MESH_COLOURS = ["#E03020", "#20A0E0", "#F0D020", "#3040A0", "#30C070", "#D02060", "#F0F0F0", "#202020", "#E08020"]
+
+
+def mesh(w, h, seed=0, bend=0.0, smooth=True, space=None, background=None, alpha=False, spill=0.0):
+    """A w×h mesh: a regular grid with the inner points moved up to `bend` of a cell (the edge points along
+    their edge, `spill` outward), colours from MESH_COLOURS (translucent ones when `alpha`)."""
+    rnd = random.Random(seed)
+    pts, cols = [], []
+    for j in range(h):
+        for i in range(w):
+            x, y = i / (w - 1), j / (h - 1)
+            dx = (rnd.random() - 0.5) * 2 * bend / (w - 1)
+            dy = (rnd.random() - 0.5) * 2 * bend / (h - 1)
+            if 0 < i < w - 1:
+                x += dx
+            elif spill:
+                x += (-1 if i == 0 else 1) * spill * rnd.random()
+            if 0 < j < h - 1:
+                y += dy
+            elif spill:
+                y += (-1 if j == 0 else 1) * spill * rnd.random()
+            pts.append([r3(x), r3(y)])
+            c = MESH_COLOURS[rnd.randrange(len(MESH_COLOURS))]
+            if alpha:
+                c += "%02X" % rnd.choice([0, 0x40, 0x90, 0xFF])
+            cols.append(c)
+    m = {"width": w, "height": h, "points": pts, "colors": cols}
+    if not smooth:
+        m["smoothsColors"] = False
+    if space:
+        m["colorSpace"] = space
+    if background:
+        m["background"] = background
+    return {"meshGradient": m}
+
+
+def mesh_bezier(seed=0):
+    """A 3×3 mesh with explicit control points pulled off the straight edges."""
+    rnd = random.Random(seed)
+    bps, cols = [], []
+    for j in range(3):
+        for i in range(3):
+            x, y = i / 2, j / 2
+            def off(dx, dy):
+                return [r3(x + dx + (rnd.random() - 0.5) * 0.2), r3(y + dy + (rnd.random() - 0.5) * 0.2)]
+            bps.append({"position": [x, y], "leading": off(-1 / 6, 0), "top": off(0, -1 / 6), "trailing": off(1 / 6, 0),
+                        "bottom": off(0, 1 / 6)})
+            cols.append(MESH_COLOURS[(i + 3 * j) % len(MESH_COLOURS)])
+    return {"meshGradient": {"width": 3, "height": 3, "bezierPoints": bps, "colors": cols, "background": "#80808080"}}
+
+
+def mesh_panels(m, w=96, h=64):
+    """A mesh on a full-canvas rect, a curved blob and a thick round stroke (each mapped onto its own bounds)."""
+    return [shaded_fill({"rect": [0, 0, w, h * 0.55]}, m),
+            shaded_fill(blob(w * 0.3, h * 0.72, h * 0.22, phase=0.3), m),
+            shaded_stroke({"ellipse": [w * 0.58, h * 0.6, w * 0.34, h * 0.3]}, m, 4.5, join="round")]
+
+
+for n in range(2, 7):
+    scene("mesh-%dx%d-smooth" % (n, n), mesh_panels(mesh(n, n, seed=n, bend=0.3)), size=(96, 64))
+    scene("mesh-%dx%d-bilinear" % (n, n), mesh_panels(mesh(n, n, seed=n, bend=0.3, smooth=False)), size=(96, 64),
+          scale=[1, 1, 2, 1.5, 1][n - 2])
+scene("mesh-3x5-bent-far", [shaded_fill({"rect": [0, 0, 96, 96]}, mesh(3, 5, seed=11, bend=0.9, background="#203040"))],
+      size=(96, 96))
+scene("mesh-4x3-spill-background", [shaded_fill({"rect": [8, 8, 80, 56]}, mesh(4, 3, seed=12, bend=0.4, spill=0.3,
+                                                                                   background="#40E0D0C0"))], size=(96, 72))
+scene("mesh-bezier-points", mesh_panels(mesh_bezier(3)), size=(96, 64))
+scene("mesh-bezier-points-scale2", [shaded_fill({"rect": [4, 4, 56, 56]}, mesh_bezier(4))], size=(64, 64), scale=2)
+scene("mesh-transparent-colours", backdrop(96, 64) + mesh_panels(mesh(3, 3, seed=5, bend=0.2, alpha=True)), size=(96, 64))
+scene("mesh-perceptual", mesh_panels(mesh(4, 4, seed=6, bend=0.2, space="perceptual")), size=(96, 64))
+scene("mesh-device", mesh_panels(mesh(4, 4, seed=6, bend=0.2)), size=(96, 64))
+scene("mesh-perceptual-bilinear-linear-canvas", mesh_panels(mesh(3, 3, seed=7, smooth=False, space="perceptual")),
+      size=(96, 64), colorMode="linear")
+scene("mesh-smooth-linear-canvas", mesh_panels(mesh(4, 4, seed=8, bend=0.3)), size=(96, 64), colorMode="linear")
+scene("mesh-rotated-skewed", [translate(48, 48), rotate(27), concat([1, 0, 0.4, 1, 0, 0]),
+                              shaded_fill({"rect": [-34, -26, 60, 52]}, mesh(4, 4, seed=9, bend=0.4))], size=(96, 96))
+scene("mesh-scaled-nonuniform", [scale_by(2.5, 0.7), shaded_fill({"ellipse": [2, 6, 34, 110]}, mesh(5, 5, seed=10, bend=0.3))],
+      size=(96, 96))
+scene("mesh-clipped", [clip(star_path(48, 48, 46, 20)), clip({"ellipse": [4, 10, 88, 80]}),
+                       shaded_fill({"rect": [0, 0, 96, 96]}, mesh(6, 6, seed=13, bend=0.35))], size=(96, 96))
+scene("mesh-in-layer-with-opacity", backdrop(96, 96) + [opacity(0.6), layer(
+    shaded_fill({"rect": [6, 6, 84, 60]}, mesh(3, 4, seed=14, bend=0.3)),
+    blend("multiply"), shaded_fill({"ellipse": [20, 30, 70, 60]}, mesh(4, 3, seed=15, bend=0.2, smooth=False)))],
+      size=(96, 96))
+scene("mesh-blend-screen-over-gradient", backdrop(64, 64) + [blend("screen"),
+      shaded_fill({"ellipse": [4, 4, 56, 56]}, mesh(3, 3, seed=16, bend=0.3, alpha=True))], size=(64, 64))
+
 # Scenes that fail today because of a renderer bug, each with the bug. `main()` leaves them out of scenes/ (the
 # conformance test runs everything there) unless run with `--include-pending`; delete a name here once the
 # renderer draws it within the bar.

@@ -310,6 +310,7 @@ private func encode(_ s: GraphicsContext.Shading, mode: ColorRenderingMode, imag
     case .palette(let levels): return "{\"palette\": [" + levels.map { encode($0, mode: mode, images: images) }.joined(separator: ", ") + "]}"
     case .tiledImage(let t): return encode(.image(t.paint), mode: mode, images: images)
     case .backdrop: return "\"backdrop\""
+    case .meshGradient(let m): return encode(m)
     }
 }
 
@@ -355,6 +356,8 @@ private func encode(_ paint: Paint, mode: ColorRenderingMode, images: SceneImage
         return encode(g)
     case .backdrop:
         return "\"backdrop\""
+    case .meshGradient(let m):
+        return encode(m)
     case .image(let i):
         // A context records a tiled image paint only for `.tiledImage`; a clamped one only for `draw(_:in:)`,
         // which `encode(_ d:)` writes as an `image` op. Anything else has no scene spelling: the key below makes
@@ -362,6 +365,23 @@ private func encode(_ paint: Paint, mode: ColorRenderingMode, images: SceneImage
         if i.tiled, let shading = tiledImageShading(i, images: images) { return shading }
         return "{\"imageNotEncoded\": true}"
     }
+}
+
+/// `{"meshGradient": {...}}`, every key written (resolved colours as the `Color`s they record as).
+private func encode(_ m: MeshGradient) -> String {
+    func p(_ v: SIMD2<Float>) -> String { "[\(jsonNumber(CGFloat(v.x))), \(jsonNumber(CGFloat(v.y)))]" }
+    let locations: String
+    switch m.locations {
+    case .points(let ps): locations = "\"points\": [" + ps.map(p).joined(separator: ", ") + "]"
+    case .bezierPoints(let bs):
+        locations = "\"bezierPoints\": [" + bs.map {
+            "{\"position\": \(p($0.position)), \"leading\": \(p($0.leadingControlPoint)), \"top\": \(p($0.topControlPoint)), "
+                + "\"trailing\": \(p($0.trailingControlPoint)), \"bottom\": \(p($0.bottomControlPoint))}"
+        }.joined(separator: ", ") + "]"
+    }
+    return "{\"meshGradient\": {\"width\": \(m.width), \"height\": \(m.height), \(locations), \"colors\": ["
+        + m.colorList.map(encode).joined(separator: ", ") + "], \"background\": \(encode(m.background)), "
+        + "\"smoothsColors\": \(m.smoothsColors), \"colorSpace\": \"\(m.colorSpace.isPerceptual ? "perceptual" : "device")\"}}"
 }
 
 /// A colour as recorded: a SwiftUI name (`"red"`) for a named colour, which loads back with its name, else

@@ -1041,7 +1041,7 @@ private struct SceneDecoder {
 
     /// The keys that say what kind of shading an object is; exactly one of them names it.
     static let shadingKinds = ["color", "linearGradient", "radialGradient", "conicGradient", "style", "palette",
-                               "tiledImage"]
+                               "tiledImage", "meshGradient"]
 
     func shading(_ n: Node) throws -> Shading {
         switch n.value {
@@ -1083,6 +1083,9 @@ private struct SceneDecoder {
             case "style":
                 let o = try n.object("a shading", allowed: ["style"])
                 return try style(try o.required("style"))
+            case "meshGradient":
+                let o = try n.object("a shading", allowed: ["meshGradient"])
+                return .meshGradient(try meshGradient(try o.required("meshGradient")))
             case "palette":
                 let o = try n.object("a shading", allowed: ["palette"])
                 let list = try o.required("palette")
@@ -1095,6 +1098,45 @@ private struct SceneDecoder {
         default:
             throw n.expected("a shading")
         }
+    }
+
+    /// `{"width": w, "height": h, "points": [P, …] | "bezierPoints": [{"position": P, "leading": P, "top": P,
+    /// "trailing": P, "bottom": P}, …], "colors": [COLOR, …], "background": COLOR, "smoothsColors": b,
+    /// "colorSpace": "device" | "perceptual"}`. Types are checked here; counts, sizes and finiteness by the
+    /// lowering, so a scene and the Swift call are refused with the same words.
+    func meshGradient(_ n: Node) throws -> MeshGradient {
+        let o = try n.object("a mesh gradient", allowed: ["width", "height", "points", "bezierPoints", "colors",
+                                                           "background", "smoothsColors", "colorSpace"])
+        func side(_ key: String) throws -> Int {
+            let node = try o.required(key)
+            let v = try node.number()
+            guard v == v.rounded(), abs(v) <= 1e9 else { throw node.error("\(key) must be a whole number, got \(fmt(CGFloat(v)))") }
+            return Int(v)
+        }
+        let width = try side("width"), height = try side("height")
+        func simd(_ p: CGPoint) -> SIMD2<Float> { SIMD2(Float(p.x), Float(p.y)) }
+        let locations: MeshGradient.Locations
+        switch (o.optional("points"), o.optional("bezierPoints")) {
+        case (let p?, nil):
+            locations = .points(try p.array().map { simd(try point($0)) })
+        case (nil, let b?):
+            locations = .bezierPoints(try b.array().map { v in
+                let q = try v.object("a bezier point", allowed: ["position", "leading", "top", "trailing", "bottom"])
+                return MeshGradient.BezierPoint(
+                    position: simd(try point(try q.required("position"))),
+                    leadingControlPoint: simd(try point(try q.required("leading"))),
+                    topControlPoint: simd(try point(try q.required("top"))),
+                    trailingControlPoint: simd(try point(try q.required("trailing"))),
+                    bottomControlPoint: simd(try point(try q.required("bottom"))))
+            })
+        case (nil, nil): throw n.error("a mesh gradient needs points or bezierPoints")
+        default: throw n.error("a mesh gradient has points or bezierPoints, not both")
+        }
+        let colors = try o.required("colors").array().map(color)
+        return MeshGradient(width: width, height: height, locations: locations, colors: .colors(colors),
+                            background: try o.optional("background").map(color) ?? .clear,
+                            smoothsColors: try o.optional("smoothsColors")?.bool() ?? true,
+                            colorSpace: try o.optional("colorSpace").map(gradientColorSpace) ?? .device)
     }
 
     /// `linearGradient`, `radialGradient` (centre or two-point form) and `conicGradient`, made with the

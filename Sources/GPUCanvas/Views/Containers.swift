@@ -434,3 +434,11 @@ extension EllipticalGradient: View, PrimitiveView {
         ShapeNode(shape: Rectangle(), paints: [.fill(shading, FillStyle())], environment: environment)
     }
 }
+
+/// A mesh gradient as a view fills its frame, its unit space the frame's rect.
+extension MeshGradient: View, PrimitiveView {
+    public typealias Body = Never
+    func makeNode(_ builder: NodeBuilder, _ environment: ViewEnvironment, _ path: ViewPath) -> ViewNode {
+        ShapeNode(shape: Rectangle(), paints: [.fill(shading, FillStyle())], environment: environment)
+    }
+}

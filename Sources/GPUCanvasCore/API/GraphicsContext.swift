@@ -109,6 +109,10 @@ public struct GraphicsContext {
         case .style(let s): return .styleGradient(s)
         case .tiledImage(let t): return .image(t.paint)
         case .backdrop: return .backdrop
+        case .meshGradient(var m):
+            // Recorded with `Color`s (a resolved colour is the `Color` of it), the form a scene file spells.
+            m.colors = .colors(m.colorList)
+            return .meshGradient(m)
         case .palette: return nil  // `levelZero` is never a palette
         }
     }

@@ -22,6 +22,7 @@ extension GraphicsContext {
             case tiledImage(TiledImage)
             /// What is already drawn under the item.
             case backdrop
+            case meshGradient(MeshGradient)
         }
         package let kind: Kind
 
@@ -103,6 +104,7 @@ extension GraphicsContext {
             case .palette(let l): return ".palette([\(l.map(\.description).joined(separator: ", "))])"
             case .tiledImage(let t): return ".tiledImage(origin: \(fmt(t.origin)), sourceRect: \(t.sourceRect), scale: \(fmt(t.scale)))"
             case .backdrop: return ".backdrop"
+            case .meshGradient(let m): return m.description
             }
         }
 

@@ -692,24 +692,44 @@ private struct Builder {
                                                                colorMode: colorMode, canvas: target.pixelRect, drawNumber: d.drawNumber))
         case .backdrop:
             return .backdrop
+        case .meshGradient(let m):
+            // Mapped onto the drawn path's bounds, as a style's UnitPoints; the paint image reaches as far as
+            // the geometry can (a stroke past the path's bounds, at most its miter reach).
+            var outset: CGFloat = 0
+            if case .stroke(_, let s) = d.geometry {
+                let reach = abs(s.lineWidth) / 2 * max(s.miterLimit, 2.0.squareRoot())
+                if reach.isFinite { outset = reach }
+            }
+            guard let image = try MeshGradientResolution.resolve(m, bounds: d.path.boundingRect, outset: outset,
+                                                                  transform: d.transform.concatenating(target.deviceTransform),
+                                                                  colorMode: colorMode, target: target.pixelRect,
+                                                                  drawNumber: d.drawNumber)
+            else { return .solid(.transparent) }
+            try chargeImage(image, d)
+            return .image(image)
         case .image(let i):
             guard let image = try ImageResolution.resolve(i, transform: d.transform.concatenating(target.deviceTransform),
                                                           decodesSRGB: colorMode != .nonLinear, canvas: target.pixelRect,
                                                           drawNumber: d.drawNumber)
             else { return nil }
-            let buffer = image.pixels.pixels.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
-            if let imageBudget, imageBytes[buffer] == nil {
-                let bytes = image.pixels.width * image.pixels.height * 4
-                imageBytes[buffer] = bytes
-                imageTotal += bytes
-                if imageTotal > imageBudget {
-                    throw RenderError.overMemoryLimit(
-                        "draw #\(d.drawNumber): the frame's images need \(memorySize(imageTotal)) decoded "
-                            + "(this \(image.pixels.width)×\(image.pixels.height) one \(memorySize(bytes))); "
-                            + "the limit is \(memorySize(imageBudget))")
-                }
-            }
+            try chargeImage(image, d)
             return .image(image)
+        }
+    }
+
+    /// Counts an image's decoded bytes against the frame's image budget, once per pixel buffer.
+    private mutating func chargeImage(_ image: LoweredImage, _ d: DrawCommand) throws {
+        let buffer = image.pixels.pixels.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+        if let imageBudget, imageBytes[buffer] == nil {
+            let bytes = image.pixels.width * image.pixels.height * 4
+            imageBytes[buffer] = bytes
+            imageTotal += bytes
+            if imageTotal > imageBudget {
+                throw RenderError.overMemoryLimit(
+                    "draw #\(d.drawNumber): the frame's images need \(memorySize(imageTotal)) decoded "
+                        + "(this \(image.pixels.width)×\(image.pixels.height) one \(memorySize(bytes))); "
+                        + "the limit is \(memorySize(imageBudget))")
+            }
         }
     }
 

@@ -256,6 +256,12 @@ package struct LoweredImage {
     package var tint: RGBA?
     /// The canvas composites in linear light: each texel (sRGB-encoded) is decoded before it is filtered.
     package var decodesSRGB = false
+    /// Keeps the object `identity` names alive while the paint is (a mesh gradient's paint image has no
+    /// `Image` holding it).
+    package var owner: AnyObject?
+    /// Drawn 1:1 at a whole-pixel offset, nearest-sampled and clamped, used by one draw: a backend may copy it
+    /// into a shared texture (a mesh gradient's paint image).
+    package var packable = false
 }
 
 package enum ImageResolution {

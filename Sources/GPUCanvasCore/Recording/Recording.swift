@@ -129,6 +129,8 @@ package enum Paint: Sendable, Equatable {
     indirect case image(ImagePaint)
     /// The destination under the draw, as it was before the draw (`Shading.backdrop`).
     case backdrop
+    /// A mesh gradient whose unit space the lowering maps onto the drawn path's bounding rect.
+    case meshGradient(MeshGradient)
 }
 
 /// The compositing state a draw or layer was issued under.

@@ -113,6 +113,7 @@ extension Paint: CustomStringConvertible {
             if let t = i.tint { s += " template \(t)" }
             return s
         case .backdrop: return "backdrop"
+        case .meshGradient(let m): return m.description
         }
     }
 }

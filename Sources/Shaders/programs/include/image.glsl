@@ -40,6 +40,11 @@ vec4 imageColor(highp sampler2D img, vec4 h0, vec4 h1, vec4 h2, vec4 h3, vec4 h4
     if (tiled) p = h2.xy + (p - h2.xy) - h2.zw * floor((p - h2.xy) / h2.zw);
     p = clamp(p, vec2(-1e9), vec2(1e9));
     vec4 c;
+#ifdef IMAGE_NEAREST
+    // A program specialised for nearest sampling: the bilinear path is not compiled (llvmpipe runs both sides
+    // of a branch on a flat flag).
+    c = imageTexel(img, imageIndex(ivec2(floor(p)), lo, n, tiled, size), decode);
+#else
     if ((flags & 2) != 0) {
         c = imageTexel(img, imageIndex(ivec2(floor(p)), lo, n, tiled, size), decode);
     } else {
@@ -55,6 +60,7 @@ vec4 imageColor(highp sampler2D img, vec4 h0, vec4 h1, vec4 h2, vec4 h3, vec4 h4
         vec4 bottom = c01 + (c11 - c01) * f.x;
         c = top + (bottom - top) * f.y;
     }
+#endif
     if ((flags & 4) != 0) c = h3 * c.a;
     return c;
 }
