@@ -53,7 +53,7 @@ R16F differs from it only in texel precision).
 
 Generator features (--features): `default` is what both backends draw today (fill, stroke, state ops, copy
 scopes, the opaque key, clip, layer, clipToLayer, blendMode (all 28 names), gradient (linear/radial/conic
-shadings), colorMode (linear, extendedLinear), image (pngBase64 resources with the `template`,
+and mesh gradient shadings), colorMode (linear, extendedLinear), image (pngBase64 resources with the `template`,
 `interpolation` and `scale` keys, the image op with `in` or `at`/`anchor`, a template's colour `shading`, the
 tiledImage shading), filter (the colour filters, with and without linearColor), text (the text op: strings
 with ligatures, accents, Arabic, arrows and newlines in the DejaVu faces at 1–60 pt, weights, italics, any
@@ -633,6 +633,37 @@ class Gen:
             s["colorSpace"] = r.choice(["device", "perceptual"])
         return {"style": s}
 
+    def shading_meshGradient(self):
+        """`.meshGradient(MeshGradient(…))` (extension): 2…5 vertices a side now and then a count that does not
+        match, points around the unit square (bent, folded, off it), or bezier points."""
+        r = self.r
+        w, h = r.randint(2, 5), r.randint(2, 5)
+        if r.random() < 0.05:
+            w = r.choice([0, 1, 257, 1 << 31])
+        n = w * h if w * h <= 36 else 4
+        count = n + (r.choice([-1, 1]) if r.random() < 0.05 else 0)
+
+        def unit():
+            return self.m(num(round(r.uniform(-0.3, 1.3), 3)))
+
+        def grid_point(k):
+            i, j = k % max(w, 1), k // max(w, 1)
+            return [self.m(num(round(i / max(w - 1, 1) + r.uniform(-0.2, 0.2), 3))),
+                    self.m(num(round(j / max(h - 1, 1) + r.uniform(-0.2, 0.2), 3)))]
+        m = {"width": w, "height": h, "colors": [self.color() for _ in range(max(count, 0))]}
+        if r.random() < 0.3:
+            m["bezierPoints"] = [{"position": grid_point(k), "leading": [unit(), unit()], "top": [unit(), unit()],
+                                  "trailing": [unit(), unit()], "bottom": [unit(), unit()]} for k in range(max(count, 0))]
+        else:
+            m["points"] = [grid_point(k) if r.random() < 0.9 else [unit(), unit()] for k in range(max(count, 0))]
+        if r.random() < 0.5:
+            m["background"] = self.color()
+        if r.random() < 0.5:
+            m["smoothsColors"] = r.random() < 0.5
+        if r.random() < 0.4:
+            m["colorSpace"] = r.choice(["device", "perceptual"])
+        return {"meshGradient": m}
+
     def shading_palette(self):
         return {"palette": [self.shading_color() if self.r.random() < 0.7 else self.shading_gradient()
                             for _ in range(self.r.randint(1, 3))]}
@@ -957,6 +988,7 @@ FEATURES = [
     ("image", "shading", 10, "tiledImage"),
     ("gradient", "shading", 8, "style"),
     ("gradient", "shading", 3, "palette"),
+    ("gradient", "shading", 5, "meshGradient"),
     ("opaque", "doc", 1, "opaque"),
     ("colorMode", "doc", 1, "colorMode"),
 ]
