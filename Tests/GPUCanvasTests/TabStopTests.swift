@@ -265,3 +265,27 @@ final class TabStopTests: XCTestCase {
         XCTAssertEqual(again, recording, json)
     }
 }
+
+extension TabStopTests {
+    /// Tabs are resolved once per line and a line break measures again only what the new line keeps, so a
+    /// paragraph of tabs lays out in linear time, wrapped (short lines) or not (one line of 100 000 tabs, where
+    /// every tab past the twelfth stop is a space).
+    func testTabHeavyParagraphsLayOutInLinearTime() throws {
+        try TestTier.requireThorough()
+        let wrapped = String(repeating: "ab\tcd\t\t", count: 30_000)
+        var start = Date()
+        let w = try layout(wrapped, maxWidth: 150)
+        let wrappedSeconds = Date().timeIntervalSince(start)
+        XCTAssertGreaterThan(w.lines.count, 10_000)
+        for line in w.lines { XCTAssertLessThanOrEqual(line.width, 150 + Self.positionTolerance) }
+        start = Date()
+        let flat = try layout(String(repeating: "\t", count: 100_000) + "b")
+        let flatSeconds = Date().timeIntervalSince(start)
+        XCTAssertEqual(try bX(flat), 12 * Self.stop + 99_988 * Self.advanceSpace * 20 / Self.upem, accuracy: 1e-6)
+        print("TabStopTests: 210 000 characters wrapped in \(wrappedSeconds) s, 100 000 tabs in \(flatSeconds) s")
+        /// Both take well under a second in a debug build; quadratic work would take minutes.
+        let debugBound = 30.0
+        XCTAssertLessThan(wrappedSeconds, debugBound)
+        XCTAssertLessThan(flatSeconds, debugBound)
+    }
+}
