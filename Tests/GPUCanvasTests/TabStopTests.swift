@@ -144,6 +144,24 @@ final class TabStopTests: XCTestCase {
         XCTAssertTrue(l.glyphs.allSatisfy { $0.level == 1 })
     }
 
+    func testMixedDirectionsMeasureFromTheStartEdge() throws {
+        // UAX #9 rule L1 puts a tab at the paragraph's level, so whatever precedes it in logical order lies
+        // between it and the start edge. Left-to-right "a" + Hebrew "alef bet" + tab + "b": the Hebrew pair is
+        // reversed (bet, alef); the three end at 37.19, so b is at the second stop, 56.
+        let ltr = try layout("a\u{5D0}\u{5D1}\tb")
+        XCTAssertEqual(xs(ltr).map(\.glyph), [68, 1320, 1319, 3, Self.glyphB])
+        XCTAssertEqual(try bX(ltr), 2 * Self.stop, accuracy: Self.positionTolerance)
+        // Right-to-left "alef" + "ab" + tab + "c": the tab is at the paragraph's level (not a space joining "ab"
+        // and "c" into one left-to-right run), so from the left: c, tab, a, b, alef. The text before the tab
+        // ends 38.32 pt from the right end, and c's start (right) edge is at the second stop, 56 pt from it.
+        let rtl = try layout("\u{5D0}ab\tc")
+        let g = xs(rtl)
+        XCTAssertEqual(g.map(\.glyph), [70, 3, 68, 69, 1319], "c, tab, a, b, alef from the left")
+        XCTAssertEqual(rtl.lines[0].width - (g[0].x + g[0].advance), 2 * Self.stop, accuracy: Self.positionTolerance)
+        let before = (Self.advanceAlef + Self.advanceA + Self.advanceB) * 20 / Self.upem
+        XCTAssertEqual(g[1].advance, 2 * Self.stop - before, accuracy: Self.positionTolerance)
+    }
+
     // MARK: Views, Text.Layout, drawing
 
     static func dejaVu(_ size: CGFloat) -> Font { .custom("DejaVu Sans", size: size) }

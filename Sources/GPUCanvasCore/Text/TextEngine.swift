@@ -12,11 +12,12 @@
 //   font size, and `defaultTabInterval` 0. A "\t" is shaped as a space (its glyph draws nothing) whose advance
 //   takes the pen to the first stop strictly after it, measured from the line's start edge in the paragraph's
 //   direction: the width of the line's characters before it in logical order (a right-to-left line's tab is
-//   measured from its right end, as NSTextTab's locations are). Apple is silent on these, decided here
-//   (`TabStops`): past the twelfth stop (336 pt) a tab is one space; a tab is whitespace for line breaking, so one
-//   at a wrap point hangs at the end of its line (no width, not drawn) and the next line starts after it; a tab
-//   in a wrapped paragraph's later line is measured from that line's start; alignment (centre, trailing) moves a
-//   line whole after its tabs are resolved; in a line of mixed directions the measure stays logical.
+//   measured from its right end, as NSTextTab's locations are). For bidi and line breaking a tab stays U+0009
+//   (UAX #9 class S: rule L1 sets it to the paragraph's level, so what precedes it logically lies between it and
+//   the start edge, in mixed lines too; UAX #14 class BA). Apple is silent on these, decided here (`TabStops`):
+//   past the twelfth stop (336 pt) a tab is one space; one at a wrap point hangs at the end of its line (no
+//   width, not drawn) and the next line starts after it; a tab in a wrapped paragraph's later line is measured
+//   from that line's start; alignment (centre, trailing) moves a line whole after its tabs are resolved.
 // - A size that is not a finite number > 0 in any span gives `TextLayout.empty` (the API layer reports it).
 // - Bidi: UAX #9 by ICU's ubidi (`BidiParagraph`), once per paragraph. The paragraph's direction is its first
 //   strong character's, left-to-right when none (rules P2–P3; the API has no layout direction). Runs are split
@@ -269,7 +270,7 @@ private struct LayoutBuilder {
 
     private mutating func layOut(_ p: Paragraph, maxWidth: Double?) throws {
         let n = p.scalars.count
-        let levels = try BidiParagraph(p.scalars, direction: .auto).levels
+        let levels = try BidiParagraph(p.unicodeText, direction: .auto).levels
         // Runs: maximal ranges of one span, one face, one level.
         var runs: [Run] = []
         var start = 0
@@ -358,7 +359,7 @@ private struct LayoutBuilder {
         guard let maxWidth, n > 0 else { return [0..<n] }
         /// Widths are sums of HarfBuzz advances × size/upem; a line that fits exactly must not break on rounding.
         let fitTolerance = 1e-9 * max(1, maxWidth)
-        let opportunity = try UnicodeAlgorithms.lineBreakOpportunities(p.scalars)
+        let opportunity = try UnicodeAlgorithms.lineBreakOpportunities(p.unicodeText)
         var lines: [Range<Int>] = []
         var lineStart = 0
         var lastOpportunity = -1      // where the next line would start
@@ -541,6 +542,16 @@ private struct Paragraph {
     var scalars: [UInt32] = []
     /// Scalar indices of its tabs ("\t", shaped as spaces), ascending.
     var tabs: [Int] = []
+
+    /// The scalars with their tabs as U+0009, for UAX #9 (a tab is a segment separator, set to the paragraph's
+    /// level by rule L1) and UAX #14 (class BA); `scalars` holds spaces there for HarfBuzz, as fonts map no
+    /// glyph to U+0009.
+    var unicodeText: [UInt32] {
+        guard !tabs.isEmpty else { return scalars }
+        var text = scalars
+        for t in tabs { text[t] = 0x09 }
+        return text
+    }
     var span: [Int] = []
     var face: [Int] = []
     var space: [Bool] = []
