@@ -6,8 +6,9 @@
 // `path(in: CGRect(origin: .zero, size: frame size))`, the view placing the result (as SwiftUI does).
 // The modifiers that return shapes (`offset`, `rotation`, `scale`, `transform`, `trim`, `inset(by:)`,
 // `stroke(style:)`) work the same in a view and in a canvas (`Circle().inset(by: 4).path(in: rect)`).
-// SwiftUI's animation members of `Shape` (`animatableData`, `role`, `layoutDirectionBehavior`) are not part
-// of this package.
+// A shape is `Animatable` as in SwiftUI (`Shape+Animatable.swift`: the built-in shapes' `animatableData`); a
+// shape that declares none has `EmptyAnimatableData`. `role` and `layoutDirectionBehavior` are not part of this
+// package.
 
 /// A 2D shape that produces a path for any rectangle.
 ///
@@ -21,7 +22,7 @@
 /// }
 /// Diamond().path(in: CGRect(x: 0, y: 0, width: 4, height: 2)).boundingRect   // (0, 0, 4, 2)
 /// ```
-public protocol Shape: View, Sendable {
+public protocol Shape: Animatable, View, Sendable {
     /// The shape's outline fitted to `rect`.
     func path(in rect: CGRect) -> Path
 

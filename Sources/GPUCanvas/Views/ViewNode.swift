@@ -149,8 +149,10 @@ final class ShapeNode: ViewNode {
         /// width, stroked, so it stays inside the frame.
         case strokeBorder(GraphicsContext.Shading?, StrokeStyle)
     }
-    let shape: any Shape
-    let paints: [Paint]
+    /// The shape, its `animatableData` moved by a running animation.
+    var shape: any Shape
+    /// The paints, a stroke's style (width, miter limit, dash phase) moved by a running animation.
+    var paints: [Paint]
     let environment: ViewEnvironment
 
     init(shape: any Shape, paints: [Paint], environment: ViewEnvironment) {
@@ -158,6 +160,35 @@ final class ShapeNode: ViewNode {
         self.paints = paints
         self.environment = environment
         super.init(children: [])
+    }
+
+    /// A shape changed by an animated change shows part way, as SwiftUI animates any `Animatable` shape: its
+    /// `animatableData` is interpolated from the shape before the change (same type only; else it jumps), and
+    /// so is each stroke's `StrokeStyle` (`_StrokedShape`'s data in SwiftUI) whose paint kept its place.
+    override func interpolateValues(from other: ViewNode, progress: Double) {
+        guard let before = other as? ShapeNode else { return }
+        shape = Self.interpolated(shape, from: before.shape, progress: progress)
+        guard before.paints.count == paints.count else { return }
+        func moved(_ from: StrokeStyle, _ to: StrokeStyle) -> StrokeStyle {
+            var s = to
+            s.animatableData = from.animatableData.interpolated(towards: to.animatableData, amount: progress)
+            return s
+        }
+        for (k, (old, new)) in zip(before.paints, paints).enumerated() {
+            switch (old, new) {
+            case (.stroke(_, let a), .stroke(let shading, let b)): paints[k] = .stroke(shading, moved(a, b))
+            case (.strokeBorder(_, let a), .strokeBorder(let shading, let b)):
+                paints[k] = .strokeBorder(shading, moved(a, b))
+            default: break
+            }
+        }
+    }
+
+    private static func interpolated<S: Shape>(_ shape: S, from before: any Shape, progress: Double) -> any Shape {
+        guard let before = before as? S else { return shape }
+        var s = shape
+        s.animatableData = before.animatableData.interpolated(towards: shape.animatableData, amount: progress)
+        return s
     }
 
     /// The shape's own answer (`Shape.sizeThatFits`: the proposal unless the shape says otherwise).

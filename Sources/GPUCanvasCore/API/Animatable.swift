@@ -1,6 +1,7 @@
 // SwiftUI's animation arithmetic: `VectorArithmetic`, `AnimatablePair` and `Animatable`, as a value-level API
-// (a user interpolates two values' `animatableData`). The views animate through their own nodes
-// (GPUCanvas/Views), not through these; `Color.Resolved` is the type that conforms here.
+// (a user interpolates two values' `animatableData`). Apple's value types conform in
+// `Animatable+Conformances.swift` (`Color.Resolved` in its own file); the views animate modifiers through their
+// own nodes (GPUCanvas/Views) and shapes and text renderers through `animatableData`.
 
 import Foundation
 

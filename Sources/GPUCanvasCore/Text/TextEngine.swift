@@ -6,8 +6,18 @@
 //   height includes the leading). Baseline k+1 = baseline k + descent k + gap k + ascent k+1.
 // - An empty or whitespace-only string (or paragraph) is one empty line of the span's primary font: zero width,
 //   one line's height.
-// - "\n", "\r\n", "\r", VT, FF, U+2028, U+2029 and U+0085 end a paragraph (a line that always breaks). "\t" is a space
-//   (no tab stops). Other control characters (Cc) are dropped: no .notdef boxes.
+// - "\n", "\r\n", "\r", VT, FF, U+2028, U+2029 and U+0085 end a paragraph (a line that always breaks). Other
+//   control characters (Cc) but "\t" are dropped: no .notdef boxes.
+// - Tab stops are NSParagraphStyle's default (what SwiftUI `Text` gets): 12 left stops every 28 pt, whatever the
+//   font size, and `defaultTabInterval` 0. A "\t" is shaped as a space (its glyph draws nothing) whose advance
+//   takes the pen to the first stop strictly after it, measured from the line's start edge in the paragraph's
+//   direction: the width of the line's characters before it in logical order (a right-to-left line's tab is
+//   measured from its right end, as NSTextTab's locations are). For bidi and line breaking a tab stays U+0009
+//   (UAX #9 class S: rule L1 sets it to the paragraph's level, so what precedes it logically lies between it and
+//   the start edge, in mixed lines too; UAX #14 class BA). Apple is silent on these, decided here (`TabStops`):
+//   past the twelfth stop (336 pt) a tab is one space; one at a wrap point hangs at the end of its line (no
+//   width, not drawn) and the next line starts after it; a tab in a wrapped paragraph's later line is measured
+//   from that line's start; alignment (centre, trailing) moves a line whole after its tabs are resolved.
 // - A size that is not a finite number > 0 in any span gives `TextLayout.empty` (the API layer reports it).
 // - Bidi: UAX #9 by ICU's ubidi (`BidiParagraph`), once per paragraph. The paragraph's direction is its first
 //   strong character's, left-to-right when none (rules P2–P3; the API has no layout direction). Runs are split
@@ -197,6 +207,7 @@ private struct LayoutBuilder {
                     continue
                 }
                 if first == 0x09 {
+                    paragraph.tabs.append(paragraph.scalars.count)
                     paragraph.append(" ".unicodeScalars, span: spanIndex, face: primary.id, space: true)
                     continue
                 }
@@ -259,7 +270,7 @@ private struct LayoutBuilder {
 
     private mutating func layOut(_ p: Paragraph, maxWidth: Double?) throws {
         let n = p.scalars.count
-        let levels = try BidiParagraph(p.scalars, direction: .auto).levels
+        let levels = try BidiParagraph(p.unicodeText, direction: .auto).levels
         // Runs: maximal ranges of one span, one face, one level.
         var runs: [Run] = []
         var start = 0
@@ -321,8 +332,19 @@ private struct LayoutBuilder {
         var contentEnd = [Int](repeating: 0, count: n + 1)
         for e in stride(from: 1, through: n, by: 1) { contentEnd[e] = p.space[e - 1] ? contentEnd[e - 1] : e }
 
+        var tabs = TabStops(prefix: prefix, tabs: p.tabs)
         for line in try breakLines(p, prefix: prefix, contentEnd: contentEnd, maxWidth: maxWidth) {
             let end = max(contentEnd[line.upperBound], line.lowerBound)
+            // Each tab's glyph (the space it is shaped as) takes the advance that reaches its stop on this line.
+            if !p.tabs.isEmpty {
+                tabs.startLine(at: line.lowerBound)
+                for t in p.tabs[tabs.nextTab...] {
+                    guard t < end else { break }
+                    let before = tabs.pen(at: t)
+                    let after = tabs.pen(at: t + 1)
+                    if glyphStart[t] < glyphStart[t + 1] { shaped[glyphStart[t]].advance = after - before }
+                }
+            }
             place(glyphs: glyphStart[line.lowerBound]..<glyphStart[end], of: shaped, runs: runs,
                   emptySpan: n == 0 ? p.endSpan : p.span[line.lowerBound])
         }
@@ -337,32 +359,48 @@ private struct LayoutBuilder {
         guard let maxWidth, n > 0 else { return [0..<n] }
         /// Widths are sums of HarfBuzz advances × size/upem; a line that fits exactly must not break on rounding.
         let fitTolerance = 1e-9 * max(1, maxWidth)
-        let opportunity = try UnicodeAlgorithms.lineBreakOpportunities(p.scalars)
+        let opportunity = try UnicodeAlgorithms.lineBreakOpportunities(p.unicodeText)
         var lines: [Range<Int>] = []
         var lineStart = 0
         var lastOpportunity = -1      // where the next line would start
         var lastGraphemeEnd = -1      // the previous grapheme boundary after lineStart
+        var committedEnd = 0          // the end of the last grapheme measured and kept
+        // The pen with tabs resolved from the line's start, and its value at the line's last content end (trailing
+        // whitespace, tabs included, hangs: it never makes a line overflow).
+        var pen = TabStops(prefix: prefix, tabs: p.tabs)
+        var contentWidth = 0.0
+        /// A new line from `lineStart`: the pen measured again over what it keeps of the previous one.
+        func restart() {
+            pen.startLine(at: lineStart)
+            let kept = contentEnd[committedEnd]
+            contentWidth = kept > lineStart ? pen.pen(at: kept) : 0
+        }
         var i = 0
         while i < n {
             let end = i + 1
             guard end == n || p.graphemeStart[end] else { i += 1; continue }
-            let lineWidth = prefix[max(contentEnd[end], lineStart)] - prefix[lineStart]
+            let isContent = contentEnd[end] == end
+            let lineWidth = isContent ? pen.pen(at: end) : contentWidth
             if lineWidth > maxWidth + fitTolerance {
                 if lastOpportunity > lineStart {
                     lines.append(lineStart..<lastOpportunity)
                     lineStart = lastOpportunity
                     lastGraphemeEnd = -1
+                    restart()
                     continue   // measure this character again on the new line
                 }
                 if lastGraphemeEnd > lineStart {
                     lines.append(lineStart..<lastGraphemeEnd)
                     lineStart = lastGraphemeEnd
                     lastGraphemeEnd = -1
+                    restart()
                     continue
                 }
             }
+            if isContent { contentWidth = lineWidth }
             if end < n && opportunity[end] { lastOpportunity = end }
             lastGraphemeEnd = end
+            committedEnd = end
             i += 1
         }
         lines.append(lineStart..<n)
@@ -445,9 +483,75 @@ private struct LayoutBuilder {
     }
 }
 
+/// Apple's default tab stops (NSParagraphStyle.default: 12 left-aligned stops 28 pt apart, `defaultTabInterval`
+/// 0) applied to one line at a time: the pen from the line's start, in logical order, with each tab resolved.
+/// `prefix` holds the paragraph's advances (a tab's is its space's); `pen(at:)` must be asked at ends that do not
+/// go back between two `startLine` calls. With "a" 7 pt wide, "a\tb": pen(at: 2) is 28.
+struct TabStops {
+    static let interval = 28.0
+    static let count = 12
+    /// Pens are sums of advances: one within this of a stop is at it (the tab goes to the next).
+    static let atStopTolerance = 1e-9
+
+    /// The advance of a tab whose pen is `pen`: to the first stop after it, or `space` past the last stop.
+    static func advance(at pen: Double, space: Double) -> Double {
+        let next = max(1, (pen / interval + atStopTolerance).rounded(.down) + 1) * interval
+        return next <= interval * Double(count) ? next - pen : space
+    }
+
+    let prefix: [Double]
+    /// Scalar indices of the paragraph's tabs, ascending.
+    let tabs: [Int]
+    /// The pen at `mark` (the line's start, or just after its last tab resolved so far).
+    private var mark = 0
+    private var penAtMark = 0.0
+    /// The first tab of `tabs` not yet resolved.
+    private(set) var nextTab = 0
+
+    init(prefix: [Double], tabs: [Int]) {
+        self.prefix = prefix
+        self.tabs = tabs
+    }
+
+    mutating func startLine(at start: Int) {
+        mark = start
+        penAtMark = 0
+        var lo = 0, hi = tabs.count   // the first tab at or after `start`
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if tabs[mid] < start { lo = mid + 1 } else { hi = mid }
+        }
+        nextTab = lo
+    }
+
+    /// The pen after the line's scalars before `end`.
+    mutating func pen(at end: Int) -> Double {
+        while nextTab < tabs.count, tabs[nextTab] < end {
+            let t = tabs[nextTab]
+            let before = penAtMark + prefix[t] - prefix[mark]
+            penAtMark = before + Self.advance(at: before, space: prefix[t + 1] - prefix[t])
+            mark = t + 1
+            nextTab += 1
+        }
+        return penAtMark + prefix[end] - prefix[mark]
+    }
+}
+
 /// One paragraph's characters as Unicode scalars, with per-scalar attributes.
 private struct Paragraph {
     var scalars: [UInt32] = []
+    /// Scalar indices of its tabs ("\t", shaped as spaces), ascending.
+    var tabs: [Int] = []
+
+    /// The scalars with their tabs as U+0009, for UAX #9 (a tab is a segment separator, set to the paragraph's
+    /// level by rule L1) and UAX #14 (class BA); `scalars` holds spaces there for HarfBuzz, as fonts map no
+    /// glyph to U+0009.
+    var unicodeText: [UInt32] {
+        guard !tabs.isEmpty else { return scalars }
+        var text = scalars
+        for t in tabs { text[t] = 0x09 }
+        return text
+    }
     var span: [Int] = []
     var face: [Int] = []
     var space: [Bool] = []
