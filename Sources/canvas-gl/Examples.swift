@@ -41,12 +41,13 @@ struct Example: Sendable {
 
     /// In the order `canvas-gl examples` lists them: the README sample first, then paths and strokes
     /// (colors … arcs), then the seed documents' clip and gradient pictures (clipped-quadrant, masked-copy,
-    /// gradient-card), then the galleries of gradients, blend modes, and clips and layers, filters and text, the
+    /// gradient-card), then the galleries of gradients, blend modes, and clips and layers, filters, the iOS 17/18
+    /// additions (path booleans, mesh gradients; ExamplesIOS17.swift) and text, the
     /// social card, chart and avatar list written with views (ExamplesViews.swift), and last the seed samples' pictures, `seed-s01` … `seed-s14` (SeedExamples.swift).
     static var all: [Example] {
         [ellipse, colors, shapes, fillRules, strokes, transforms, opacity, arcs,
          clippedQuadrant, maskedCopy, gradientCard, gradientGallery, blendModes, clipsAndLayers, colorFilters,
-         threeHousesByOrdering, threeHousesByCopy, threeHousesByLayer, blursAndShadows,
+         threeHousesByOrdering, threeHousesByCopy, threeHousesByLayer, blursAndShadows, pathBooleans, meshGradients,
          helloWorld, chartWithLabels, mixedScripts, socialCard, chartLegend, avatarList] + seeds
     }
 

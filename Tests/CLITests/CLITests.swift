@@ -409,6 +409,37 @@ final class CLITests: XCTestCase {
     private let green = (52, 199, 89, 255)   // Color.green, sRGB (52, 199, 89)
     private let blue = (0, 122, 255, 255)    // Color.blue, sRGB (0, 122, 255)
 
+    /// The iOS 17/18 examples through the tool on both backends. path-booleans (scale 2, tiles 100 pt apart;
+    /// circle centre (40, 50) r 30, square (35…90, 10…65)): the union fills the circle's left and the square's
+    /// top right, the intersection is empty in the circle's left, the subtraction is empty in the square.
+    /// mesh-gradients: its first tile's top-left corner is the mesh's first colour, its moved middle vertex
+    /// (0.75, 0.3) of the tile is white in both the smooth and bilinear tiles, and outside the circle of the
+    /// last tile is clear.
+    func testPathBooleanAndMeshGradientExamples() throws {
+        let indigo = (88, 86, 214, 255), white = (255, 255, 255, 255), red = (255, 59, 48, 255)
+        // A mesh pixel's centre lies a quarter to three quarters of a pixel off the point whose colour is known;
+        // the surface changes by at most a few levels a pixel there.
+        let nearVertex = 4
+        for backend in ["reference", "gles"] {
+            let b = try renderExample("path-booleans", backend: backend)
+            XCTAssertEqual(b.width, 1200, backend)
+            assertPixel(b, 40, 100, indigo, tolerance: solid, "\(backend): union, the circle's left")
+            assertPixel(b, 170, 30, indigo, tolerance: solid, "\(backend): union, the square's top right")
+            assertPixel(b, 2 * 100 + 40, 100, white, tolerance: solid, "\(backend): intersection, circle only")
+            assertPixel(b, 2 * 100 + 120, 100, indigo, tolerance: solid, "\(backend): intersection, both")
+            assertPixel(b, 2 * 200 + 120, 60, white, tolerance: solid, "\(backend): subtracting, in the square")
+            assertPixel(b, 2 * 200 + 40, 100, indigo, tolerance: solid, "\(backend): subtracting, circle only")
+            assertPixel(b, 2 * 300 + 120, 60, white, tolerance: solid, "\(backend): symmetric difference, both")
+
+            let m = try renderExample("mesh-gradients", backend: backend)
+            XCTAssertEqual(m.width, 960, backend)
+            assertPixel(m, 20, 20, red, tolerance: nearVertex, "\(backend): the mesh's first vertex")
+            assertPixel(m, 170, 80, white, tolerance: nearVertex, "\(backend): the moved middle vertex, smooth")
+            assertPixel(m, 240 + 170, 80, white, tolerance: nearVertex, "\(backend): the moved middle vertex, bilinear")
+            assertPixel(m, 2 * 362, 2 * 12, transparent, tolerance: none, "\(backend): outside the circle")
+        }
+    }
+
     func testClippedQuadrantKeepsOnlyTheTopLeftQuarterOfTheEllipse() throws {
         for backend in ["reference", "gles"] {
             let image = try renderExample("clipped-quadrant", backend: backend)
