@@ -129,6 +129,9 @@ enum Pipeline: String, CaseIterable, CustomStringConvertible {
     /// One pass of a spatial filter (`filter.glsl`): blur sums, block averages, upsampling, a shadow's
     /// combine, a projection; blending off.
     case filter
+    /// Mesh gradients' paint images (`mesh_paint.glsl`): each region's background rectangle, then its mesh's
+    /// triangles, the patch's colour surface evaluated per fragment; blending off (later triangles replace).
+    case meshPaint
 
     /// The file in `Sources/Shaders/programs` holding the program.
     var programName: String {
@@ -143,6 +146,7 @@ enum Pipeline: String, CaseIterable, CustomStringConvertible {
         case .maskMultiply: return "mask_multiply"
         case .maskErase: return "composite"
         case .filter: return "filter"
+        case .meshPaint: return "mesh_paint"
         }
     }
 
@@ -172,7 +176,7 @@ enum Pipeline: String, CaseIterable, CustomStringConvertible {
         switch self {
         case .atlasCover, .atlasBlit, .tessCover, .composite: return .sourceOver
         case .tessAccumulate: return .additive
-        case .compositeFetch, .compositeCopy, .filter: return .replace
+        case .compositeFetch, .compositeCopy, .filter, .meshPaint: return .replace
         case .maskMultiply: return .multiply
         case .maskErase: return .erase
         }
@@ -183,6 +187,7 @@ enum Pipeline: String, CaseIterable, CustomStringConvertible {
         switch self {
         case .atlasCover, .atlasBlit, .tessCover: return CoverInstance.stride
         case .tessAccumulate: return SegmentInstance.stride
+        case .meshPaint: return MeshInstance.stride
         case .composite, .compositeFetch, .compositeCopy, .maskMultiply, .maskErase, .filter: return CompositeInstance.stride
         }
     }
@@ -191,7 +196,7 @@ enum Pipeline: String, CaseIterable, CustomStringConvertible {
     var attributeCount: Int {
         switch self {
         case .tessAccumulate, .atlasBlit: return 2
-        case .atlasCover, .tessCover: return 4
+        case .atlasCover, .tessCover, .meshPaint: return 4
         case .composite, .compositeFetch, .compositeCopy, .maskMultiply, .maskErase, .filter: return 7
         }
     }
@@ -323,6 +328,20 @@ struct CompositeState: Equatable, CustomStringConvertible {
         image("second", second, secondTexel)
         return parts.isEmpty ? "plain" : parts.joined(separator: ", ")
     }
+}
+
+/// One triangle of a mesh gradient, or its region's background rectangle, for `meshPaint`: 56 bytes.
+///
+/// Positions are texels of the mesh page (the device position moved to the mesh's region). A triangle: its
+/// corners p0, p1, p2 and their patch parameters (u, v); `column`, `row`: the paint-data texel holding its
+/// patch's 16 power-basis colour coefficients. A rectangle (`kind` 1): corners (x0, y0)…(x1, y1), its straight
+/// sRGB-encoded colour in (u1, v1, u2, v2). `flags`: 1 the colours are Oklab, 2 the result is sRGB-encoded.
+struct MeshInstance {
+    static let stride = 56
+    var x0: Float, y0: Float, x1: Float, y1: Float
+    var x2: Float, y2: Float, u0: Float, v0: Float
+    var u1: Float, v1: Float, u2: Float, v2: Float
+    var column: Int16, row: Int16, kind: Int16, flags: Int16
 }
 
 /// One flattened segment for `tessAccumulate`: 24 bytes.

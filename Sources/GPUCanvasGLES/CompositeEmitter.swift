@@ -79,6 +79,7 @@ final class CompositeEmitter {
         case .bands(let bands): emitBands(bands)
         case .flush: flush()
         case .paintLayers(let k): drawPaintLayers(k)
+        case .meshPaint(let k): drawMeshes(k)
         }
     }
 
@@ -105,8 +106,12 @@ final class CompositeEmitter {
         for (i, page) in g.maskPages.enumerated() {
             cb.declare(.mask(i), TextureDesc(width: page.width, height: page.height, format: g.maskFormat))
         }
-        for (i, image) in g.images.enumerated() {
+        let meshSlots = Set(g.meshPages.map(\.slot))
+        for (i, image) in g.images.enumerated() where !meshSlots.contains(i) {
             cb.declare(.image(i), TextureDesc(width: image.width, height: image.height, format: .rgba8))
+        }
+        for page in g.meshPages {
+            cb.declare(.image(page.slot), TextureDesc(width: page.width, height: page.height, format: .rgba8))
         }
         guard route == .destinationCopy else { return }
         // A destination copy is made at the target's texels: as large as the frame or any layer atlas page.
@@ -147,7 +152,8 @@ final class CompositeEmitter {
             cb.prologue.append(.uploadTexture(.paintData, rect: TexelRect(x: 0, y: 0, width: width, height: rows.count),
                                               format: .rgba32f, source: start))
         }
-        for (i, image) in gathered.images.enumerated() {
+        let meshSlots = Set(gathered.meshPages.map(\.slot))
+        for (i, image) in gathered.images.enumerated() where !meshSlots.contains(i) {
             let bytes = image.width * image.height * 4
             let start = cb.reserveStaging(bytes, zeroed: false)
             image.pixels.withUnsafeBytes { cb.staging.base.advanced(by: start).copyMemory(from: $0.baseAddress!, byteCount: bytes) }
@@ -309,6 +315,25 @@ final class CompositeEmitter {
         boundPipeline = nil
         boundState = nil
         if cb.desc(of: .atlas(0)) != nil { cb.passes[cb.passes.count - 1].commands.append(.bindTexture(unit: 0, .atlas(0))) }
+    }
+
+    /// A mesh page's instances (`mesh_paint.glsl`), into its open pass: one draw call.
+    private func drawMeshes(_ k: Int) {
+        flush()
+        ensurePass()
+        let instances = gathered.meshPages[k].instances
+        guard !instances.isEmpty else { return }
+        let offset = cb.reserveInstances(instances.count, pipeline: .meshPaint)
+        let bytes = instances.count * MeshInstance.stride
+        let start = cb.reserveStaging(bytes, zeroed: false)
+        instances.withUnsafeBytes { cb.staging.base.advanced(by: start).copyMemory(from: $0.baseAddress!, byteCount: bytes) }
+        cb.prologue.append(.uploadInstances(range: start ..< start + bytes, bufferOffset: offset, count: instances.count,
+                                            pipeline: .meshPaint))
+        let pass = cb.passes.count - 1
+        cb.passes[pass].commands.append(.bindPipeline(.meshPaint))
+        cb.passes[pass].commands.append(.draw(instanceCount: instances.count, bufferOffset: offset, pipeline: .meshPaint))
+        boundPipeline = nil
+        boundState = nil
     }
 
     // MARK: Passes

@@ -400,6 +400,11 @@ package final class Executor {
         case .tessAccumulate:
             glVertexAttribPointer(0, 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, ptr(0))
             glVertexAttribPointer(1, 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, ptr(16))
+        case .meshPaint:
+            glVertexAttribPointer(0, 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, ptr(0))
+            glVertexAttribPointer(1, 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, ptr(16))
+            glVertexAttribPointer(2, 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, ptr(32))
+            glVertexAttribIPointer(3, 4, GLenum(GL_SHORT), stride, ptr(48))
         case .composite, .compositeFetch, .compositeCopy, .maskMultiply, .maskErase, .filter:
             glVertexAttribIPointer(0, 4, GLenum(GL_SHORT), stride, ptr(0))
             glVertexAttribIPointer(1, 4, GLenum(GL_SHORT), stride, ptr(8))

@@ -75,16 +75,20 @@ package enum MeshGradientResolution {
         let unitToDevice = CGAffineTransform(a: b.width, b: 0, c: 0, d: b.height, tx: b.minX, ty: b.minY)
             .concatenating(transform)
         let patches = patches(mesh, unitToDevice: unitToDevice)
-        let triangles = tessellate(patches, width: mesh.width, height: mesh.height)
-        let pixels = rasterize(triangles, patches: patches, mesh: mesh, box: box, colorMode: colorMode)
-        let content = ImageContent(.success(pixels), source: nil)
-        var image = LoweredImage(pixels: pixels, identity: ObjectIdentifier(content),
+        let triangles = MeshPaint.snapped(tessellate(patches, width: mesh.width, height: mesh.height))
+        let paint = MeshPaint(triangles: triangles, coefficients: patches.map { powerBasis($0.color) }, patches: patches,
+                              perceptual: mesh.perceptual, background: SIMD4<Float>(mesh.background), box: box,
+                              colorMode: colorMode, mesh: mesh)
+        // The paint's identity: one object per draw (each mesh paint is its own image).
+        let content = MeshPaintIdentity()
+        var image = LoweredImage(pixels: RasterImage(width: 0, height: 0), identity: ObjectIdentifier(content),
                                  deviceToImage: CGAffineTransform(translationX: CGFloat(-box.x), y: CGFloat(-box.y)),
                                  tiled: false, sourceRect: CGRect(x: 0, y: 0, width: box.width, height: box.height),
                                  nearest: true, tint: nil)
         image.decodesSRGB = colorMode != .nonLinear
         image.owner = content
         image.packable = true
+        image.mesh = paint
         return image
     }
 
@@ -406,18 +410,23 @@ package enum MeshGradientResolution {
             let sign: Double = area > 0 ? 1 : -1
             let c = coefficients[t.patch]
             // The signed area of (a, b, p). Two triangles sharing the edge a–b compute it from the same two
-            // products in opposite order, so exactly negated: a pixel centre on a shared edge is in both
-            // (edges are inclusive), never in neither.
+            // products in opposite order, so exactly negated; with positions on the 1/256 px grid
+            // (`MeshPaint.snapped`) it is exact, and a pixel centre on an edge belongs to the triangle for which
+            // the edge is a top or left one (`MeshPaint.ownsEdge`), as a GPU's rasterizer decides: in exactly
+            // one of two triangles sharing it.
             @inline(__always) func edge(_ a: SIMD2<Double>, _ b: SIMD2<Double>, _ px: Double, _ py: Double) -> Double {
                 (a.x - px) * (b.y - py) - (b.x - px) * (a.y - py)
             }
+            let owns0 = MeshPaint.ownsEdge(t.p1, t.p2, sign), owns1 = MeshPaint.ownsEdge(t.p2, t.p0, sign)
+            let owns2 = MeshPaint.ownsEdge(t.p0, t.p1, sign)
             for j in j0 ... j1 {
                 let py = oy + Double(j) + 0.5
                 for i in i0 ... i1 {
                     let px = ox + Double(i) + 0.5
                     let e0 = sign * edge(t.p1, t.p2, px, py), e1 = sign * edge(t.p2, t.p0, px, py)
                     let e2 = sign * edge(t.p0, t.p1, px, py)
-                    guard e0 >= 0, e1 >= 0, e2 >= 0 else { continue }
+                    guard e0 > 0 || (e0 == 0 && owns0), e1 > 0 || (e1 == 0 && owns1),
+                          e2 > 0 || (e2 == 0 && owns2) else { continue }
                     let sum = e0 + e1 + e2
                     guard sum > 0 else { continue }
                     // Barycentric (u, v), then the bicubic by Horner's rule in u, then in v.
