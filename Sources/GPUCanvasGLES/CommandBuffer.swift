@@ -131,6 +131,8 @@ enum Pipeline: String, CaseIterable, CustomStringConvertible {
     case filter
     /// Mesh gradients' paint images (`mesh_paint.glsl`): each region's background rectangle, then its mesh's
     /// triangles, the patch's colour surface evaluated per fragment; blending off (later triangles replace).
+    /// Plain triangles from per-vertex records (`MeshVertex`), not instances: llvmpipe's draw module runs its
+    /// whole vertex pipeline once per instance, and a frame of meshes has ~10⁶ triangles.
     case meshPaint
 
     /// The file in `Sources/Shaders/programs` holding the program.
@@ -187,7 +189,7 @@ enum Pipeline: String, CaseIterable, CustomStringConvertible {
         switch self {
         case .atlasCover, .atlasBlit, .tessCover: return CoverInstance.stride
         case .tessAccumulate: return SegmentInstance.stride
-        case .meshPaint: return MeshInstance.stride
+        case .meshPaint: return MeshVertex.stride
         case .composite, .compositeFetch, .compositeCopy, .maskMultiply, .maskErase, .filter: return CompositeInstance.stride
         }
     }
@@ -196,7 +198,8 @@ enum Pipeline: String, CaseIterable, CustomStringConvertible {
     var attributeCount: Int {
         switch self {
         case .tessAccumulate, .atlasBlit: return 2
-        case .atlasCover, .tessCover, .meshPaint: return 4
+        case .atlasCover, .tessCover: return 4
+        case .meshPaint: return 2
         case .composite, .compositeFetch, .compositeCopy, .maskMultiply, .maskErase, .filter: return 7
         }
     }
@@ -204,6 +207,10 @@ enum Pipeline: String, CaseIterable, CustomStringConvertible {
     /// True when each instance is drawn as a 4-vertex triangle fan (a rectangle llvmpipe's setup can
     /// recognise), false for a 4-vertex strip (which may be a trapezoid).
     var drawsFans: Bool { self == .atlasBlit }
+
+    /// True when the records are vertices of plain triangles (divisor 0, `draw`'s count is vertices), false for
+    /// instances of a 4-vertex strip or fan.
+    var drawsTriangles: Bool { self == .meshPaint }
 
     var description: String { rawValue }
 }
@@ -330,18 +337,16 @@ struct CompositeState: Equatable, CustomStringConvertible {
     }
 }
 
-/// One triangle of a mesh gradient, or its region's background rectangle, for `meshPaint`: 56 bytes.
+/// One vertex of a mesh gradient's triangle for `meshPaint`: 24 bytes, three a triangle.
 ///
-/// Positions are texels of the mesh page (the device position moved to the mesh's region). A triangle: its
-/// corners p0, p1, p2 and their patch parameters (u, v); `column`, `row`: the paint-data texel holding its
-/// patch's 16 power-basis colour coefficients. A rectangle (`kind` 1): corners (x0, y0)…(x1, y1), its straight
-/// sRGB-encoded colour in (u1, v1, u2, v2). `flags`: 1 the colours are Oklab, 2 the result is sRGB-encoded.
-struct MeshInstance {
-    static let stride = 56
-    var x0: Float, y0: Float, x1: Float, y1: Float
-    var x2: Float, y2: Float, u0: Float, v0: Float
-    var u1: Float, v1: Float, u2: Float, v2: Float
-    var column: Int16, row: Int16, kind: Int16, flags: Int16
+/// (x, y): texels of the mesh page (the device position moved to the mesh's region); (u, v): the patch
+/// parameters there; `column`, `row`: the paint-data texel holding the patch's 16 power-basis colour
+/// coefficients; `flags`: 1 the colours are Oklab, 2 the result is sRGB-encoded. A region's background is two
+/// triangles of a constant surface (its straight sRGB-encoded colour as the only coefficient, flags 0).
+struct MeshVertex {
+    static let stride = 24
+    var x: Float, y: Float, u: Float, v: Float
+    var column: Int16, row: Int16, flags: Int16, reserved: Int16 = 0
 }
 
 /// One flattened segment for `tessAccumulate`: 24 bytes.
@@ -662,6 +667,8 @@ package struct CommandBuffer: CustomStringConvertible {
         case .uploadTexture(let t, let rect, let format, let source):
             let n = rect.width * rect.height * format.bytesPerTexel
             return "upload \(t) \(rect) \(format) \(bytes(n)) from staging[\(source)..<\(source + n)]"
+        case .draw(let n, let offset, let p) where p.drawsTriangles:
+            return "draw triangles \(n) vertices from instances+\(offset) (\(p))"
         case .draw(let n, let offset, let p):
             return "draw \(p.drawsFans ? "fan" : "strip") 4 vertices × \(n) instance\(n == 1 ? "" : "s") from instances+\(offset) (\(p))"
         }

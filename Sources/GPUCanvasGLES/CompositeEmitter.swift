@@ -317,14 +317,14 @@ final class CompositeEmitter {
         if cb.desc(of: .atlas(0)) != nil { cb.passes[cb.passes.count - 1].commands.append(.bindTexture(unit: 0, .atlas(0))) }
     }
 
-    /// A mesh page's instances (`mesh_paint.glsl`), into its open pass: one draw call.
+    /// A mesh page's triangles (`mesh_paint.glsl`), into its open pass: one draw call.
     private func drawMeshes(_ k: Int) {
         flush()
         ensurePass()
-        let instances = gathered.meshPages[k].instances
+        let instances = gathered.meshPages[k].vertices
         guard !instances.isEmpty else { return }
         let offset = cb.reserveInstances(instances.count, pipeline: .meshPaint)
-        let bytes = instances.count * MeshInstance.stride
+        let bytes = instances.count * MeshVertex.stride
         let start = cb.reserveStaging(bytes, zeroed: false)
         instances.withUnsafeBytes { cb.staging.base.advanced(by: start).copyMemory(from: $0.baseAddress!, byteCount: bytes) }
         cb.prologue.append(.uploadInstances(range: start ..< start + bytes, bufferOffset: offset, count: instances.count,

@@ -79,7 +79,7 @@ enum CompositeStep {
 struct MeshPage {
     var slot: Int
     var width: Int, height: Int
-    var instances: [MeshInstance] = []
+    var vertices: [MeshVertex] = []
 }
 
 /// What the gather phase hands on: the steps, the shapes whose coverage they draw, and the data they read.
@@ -332,7 +332,7 @@ final class CompositeGather {
         return y + h <= maxTextureSize
     }
 
-    /// Copies each shared texture's parts into its pixels; lists each mesh page's instances and puts its pass
+    /// Copies each shared texture's parts into its pixels; lists each mesh page's triangles and puts its pass
     /// first in the frame (before any step that may sample it).
     private func finishSharedImages() {
         var meshSteps: [CompositeStep] = []
@@ -340,7 +340,7 @@ final class CompositeGather {
             if s.mesh {
                 let width = s.meshes.map { $0.x + $0.paint.box.width }.max() ?? 1
                 var page = MeshPage(slot: s.slot, width: width, height: s.height)
-                for m in s.meshes { meshInstances(m.paint, at: m.x, m.y, into: &page.instances) }
+                for m in s.meshes { meshVertices(m.paint, at: m.x, m.y, into: &page.vertices) }
                 out.meshPages.append(page)
                 meshSteps += [.push(CompositeTarget(ref: .image(s.slot), box: PixelRect(x: 0, y: 0, width: width, height: s.height),
                                                     clear: .transparent)),
@@ -368,23 +368,27 @@ final class CompositeGather {
     /// Patches' colour coefficients a paint-data row holds (16 texels each).
     static let patchesPerRow = 16
 
-    /// The instances drawing mesh paint `m` into the region at texel (x, y) of its page: the background
-    /// rectangle (none when transparent: the page is cleared to it), then the triangles in the lowering's order;
-    /// the patches' coefficients go into paint-data rows.
-    private func meshInstances(_ m: MeshPaint, at x: Int, _ y: Int, into out: inout [MeshInstance]) {
+    /// The triangles drawing mesh paint `m` into the region at texel (x, y) of its page: the background
+    /// rectangle (none when transparent: the page is cleared to it), then the mesh's triangles in the lowering's
+    /// order; the patches' coefficients (and the background's constant surface) go into paint-data rows.
+    private func meshVertices(_ m: MeshPaint, at x: Int, _ y: Int, into out: inout [MeshVertex]) {
         let flags = Int16((m.perceptual ? 1 : 0) | (m.perceptual || m.colorMode != .nonLinear ? 2 : 0))
-        if m.background.w > 0 {
-            let b = m.background
-            out.append(MeshInstance(x0: Float(x), y0: Float(y), x1: Float(x + m.box.width), y1: Float(y + m.box.height),
-                                    x2: 0, y2: 0, u0: 0, v0: 0, u1: b.x, v1: b.y, u2: b.z, v2: b.w,
-                                    column: 0, row: 0, kind: 1, flags: flags))
-        }
+        var surfaces = m.coefficients
+        if m.background.w > 0 { surfaces.append([m.background] + [SIMD4<Float>](repeating: .zero, count: 15)) }
         var texel: [(column: Int16, row: Int16)] = []
-        texel.reserveCapacity(m.coefficients.count)
-        for start in stride(from: 0, to: m.coefficients.count, by: Self.patchesPerRow) {
-            let end = min(start + Self.patchesPerRow, m.coefficients.count)
-            let row = paintRow(Array(m.coefficients[start ..< end].joined()))
+        texel.reserveCapacity(surfaces.count)
+        for start in stride(from: 0, to: surfaces.count, by: Self.patchesPerRow) {
+            let end = min(start + Self.patchesPerRow, surfaces.count)
+            let row = paintRow(Array(surfaces[start ..< end].joined()))
             for k in 0 ..< end - start { texel.append((Int16(16 * k), Int16(row))) }
+        }
+        out.reserveCapacity(out.count + 3 * m.triangles.count + 6)
+        if m.background.w > 0 {
+            let c = texel[surfaces.count - 1]
+            let x0 = Float(x), y0 = Float(y), x1 = Float(x + m.box.width), y1 = Float(y + m.box.height)
+            for (px, py) in [(x0, y0), (x1, y0), (x0, y1), (x1, y0), (x1, y1), (x0, y1)] {
+                out.append(MeshVertex(x: px, y: py, u: 0, v: 0, column: c.column, row: c.row, flags: 0))
+            }
         }
         // Device pixel p → page texel p − box origin + (x, y).
         let dx = Double(x - m.box.x), dy = Double(y - m.box.y)
@@ -392,11 +396,10 @@ final class CompositeGather {
             let area = (t.p1.x - t.p0.x) * (t.p2.y - t.p0.y) - (t.p2.x - t.p0.x) * (t.p1.y - t.p0.y)
             guard area != 0, area.isFinite else { continue }  // as the reference: no pixel centre is inside
             let c = texel[t.patch]
-            out.append(MeshInstance(x0: Float(t.p0.x + dx), y0: Float(t.p0.y + dy), x1: Float(t.p1.x + dx),
-                                    y1: Float(t.p1.y + dy), x2: Float(t.p2.x + dx), y2: Float(t.p2.y + dy),
-                                    u0: Float(t.t0.x), v0: Float(t.t0.y), u1: Float(t.t1.x), v1: Float(t.t1.y),
-                                    u2: Float(t.t2.x), v2: Float(t.t2.y), column: c.column, row: c.row, kind: 0,
-                                    flags: flags))
+            for (p, uv) in [(t.p0, t.t0), (t.p1, t.t1), (t.p2, t.t2)] {
+                out.append(MeshVertex(x: Float(p.x + dx), y: Float(p.y + dy), u: Float(uv.x), v: Float(uv.y),
+                                      column: c.column, row: c.row, flags: flags))
+            }
         }
     }
 

@@ -286,6 +286,10 @@ package final class Executor {
             guard r.pipeline == p else { throw RenderError.gpu("internal: draw for \(p) without its pipeline bound") }
             cache.bindArrayBuffer(r.buffer)
             setAttributes(p, offset: offset)
+            if p.drawsTriangles {
+                glDrawArrays(GLenum(GL_TRIANGLES), 0, GLsizei(count))
+                return
+            }
             glDrawArraysInstanced(GLenum(p.drawsFans ? GL_TRIANGLE_FAN : GL_TRIANGLE_STRIP), 0, 4, GLsizei(count))
         }
     }
@@ -402,9 +406,7 @@ package final class Executor {
             glVertexAttribPointer(1, 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, ptr(16))
         case .meshPaint:
             glVertexAttribPointer(0, 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, ptr(0))
-            glVertexAttribPointer(1, 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, ptr(16))
-            glVertexAttribPointer(2, 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, ptr(32))
-            glVertexAttribIPointer(3, 4, GLenum(GL_SHORT), stride, ptr(48))
+            glVertexAttribIPointer(1, 4, GLenum(GL_SHORT), stride, ptr(16))
         case .composite, .compositeFetch, .compositeCopy, .maskMultiply, .maskErase, .filter:
             glVertexAttribIPointer(0, 4, GLenum(GL_SHORT), stride, ptr(0))
             glVertexAttribIPointer(1, 4, GLenum(GL_SHORT), stride, ptr(8))

@@ -131,7 +131,7 @@ final class GLResources {
         cache.bindVertexArray(v)
         for a in 0 ..< GLuint(pipeline.attributeCount) {
             glEnableVertexAttribArray(a)
-            glVertexAttribDivisor(a, 1)
+            glVertexAttribDivisor(a, pipeline.drawsTriangles ? 0 : 1)
         }
         return v
     }

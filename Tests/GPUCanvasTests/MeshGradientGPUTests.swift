@@ -80,9 +80,9 @@ final class MeshGradientGPUTests: XCTestCase {
         XCTAssertTrue(passes[0].hasPrefix("  pass 0 → image0 load: clear(0, 0, 0, 0)"), text)
         XCTAssertTrue(passes[1].hasPrefix("  pass 1 → frame"), text)
         XCTAssertEqual(lines.filter { $0.contains("bind pipeline meshPaint (program mesh_paint, blend off)") }.count, 1, text)
-        XCTAssertEqual(lines.filter { $0.contains("(meshPaint)") && $0.contains("draw strip") }.count, 1, text)
+        XCTAssertEqual(lines.filter { $0.contains("draw triangles") && $0.hasSuffix("(meshPaint)") }.count, 1, text)
         XCTAssertFalse(lines.contains { $0.contains("upload image0") }, text)
-        XCTAssertEqual(MemoryLayout<MeshInstance>.stride, MeshInstance.stride)
+        XCTAssertEqual(MemoryLayout<MeshVertex>.stride, MeshVertex.stride)
     }
 
     /// The same recording gives the same bytes twice, from the same renderer and from a fresh one.
