@@ -382,7 +382,6 @@ final class CompositeGather {
             let row = paintRow(Array(surfaces[start ..< end].joined()))
             for k in 0 ..< end - start { texel.append((Int16(16 * k), Int16(row))) }
         }
-        out.reserveCapacity(out.count + 3 * m.triangles.count + 6)
         if m.background.w > 0 {
             let c = texel[surfaces.count - 1]
             let x0 = Float(x), y0 = Float(y), x1 = Float(x + m.box.width), y1 = Float(y + m.box.height)
@@ -396,10 +395,13 @@ final class CompositeGather {
             let area = (t.p1.x - t.p0.x) * (t.p2.y - t.p0.y) - (t.p2.x - t.p0.x) * (t.p1.y - t.p0.y)
             guard area != 0, area.isFinite else { continue }  // as the reference: no pixel centre is inside
             let c = texel[t.patch]
-            for (p, uv) in [(t.p0, t.t0), (t.p1, t.t1), (t.p2, t.t2)] {
-                out.append(MeshVertex(x: Float(p.x + dx), y: Float(p.y + dy), u: Float(uv.x), v: Float(uv.y),
-                                      column: c.column, row: c.row, flags: flags))
+            func vertex(_ p: SIMD2<Double>, _ uv: SIMD2<Double>) -> MeshVertex {
+                MeshVertex(x: Float(p.x + dx), y: Float(p.y + dy), u: Float(uv.x), v: Float(uv.y), column: c.column,
+                           row: c.row, flags: flags)
             }
+            out.append(vertex(t.p0, t.t0))
+            out.append(vertex(t.p1, t.t1))
+            out.append(vertex(t.p2, t.t2))
         }
     }
 
