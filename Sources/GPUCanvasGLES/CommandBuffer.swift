@@ -484,7 +484,8 @@ enum GPUCommand {
     /// Copies texels from `staging` (rows of `rect.width` texels starting at `source`) into a texture.
     case uploadTexture(TextureRef, rect: TexelRect, format: TextureFormat, source: Int)
     /// Draws `instanceCount` instances of a 4-vertex triangle strip whose records start at `bufferOffset`
-    /// of the instance buffer, laid out for `pipeline`.
+    /// of the instance buffer, laid out for `pipeline`; for a pipeline that `drawsTriangles`, `instanceCount`
+    /// vertices of plain triangles.
     case draw(instanceCount: Int, bufferOffset: Int, pipeline: Pipeline)
 }
 
