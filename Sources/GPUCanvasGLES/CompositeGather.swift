@@ -340,6 +340,7 @@ final class CompositeGather {
             if s.mesh {
                 let width = s.meshes.map { $0.x + $0.paint.box.width }.max() ?? 1
                 var page = MeshPage(slot: s.slot, width: width, height: s.height)
+                page.vertices.reserveCapacity(s.meshes.reduce(0) { $0 + 3 * $1.paint.triangles.count + 6 })
                 for m in s.meshes { meshVertices(m.paint, at: m.x, m.y, into: &page.vertices) }
                 out.meshPages.append(page)
                 meshSteps += [.push(CompositeTarget(ref: .image(s.slot), box: PixelRect(x: 0, y: 0, width: width, height: s.height),
