@@ -407,6 +407,9 @@ struct ShaderVariant: Hashable, CustomStringConvertible {
     var imageNearest = false
     /// A filter pass (`filter.glsl`): its kind and constants.
     var filter: FilterPassVariant?
+    /// `mesh_paint.glsl` reads a patch's coefficients per vertex into flat varyings (the device has the 18
+    /// varying vectors it takes), not per fragment.
+    var meshVertexFetch = false
 
     static let none = ShaderVariant()
 
@@ -420,6 +423,7 @@ struct ShaderVariant: Hashable, CustomStringConvertible {
         var g = ShaderVariant(coverage: coverage, paint: paint)
         g.gradientKind = gradientKind
         g.fewStops = fewStops
+        g.meshVertexFetch = meshVertexFetch
         if var f = filter {
             f.constantsCompiledIn = false
             f.factor = 0
@@ -441,6 +445,7 @@ struct ShaderVariant: Hashable, CustomStringConvertible {
         if gradientOklab { d.append(("GRADIENT_OKLAB", 1)) }
         if unclipped { d.append(("COMPOSITE_UNCLIPPED", 1)) }
         if imageNearest { d.append(("IMAGE_NEAREST", 1)) }
+        if meshVertexFetch { d.append(("MESH_VERTEX_FETCH", 1)) }
         if let f = filter {
             d += [("FILTER_PASS", f.pass), ("FILTER_FLAGS", f.flags), ("FILTER_READ", f.read), ("FILTER_SPACE", f.space),
                   ("SHADOW_MODE", f.shadowMode)]

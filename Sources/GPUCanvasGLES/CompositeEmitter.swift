@@ -15,6 +15,7 @@ final class CompositeEmitter {
     private var coverage = CoverageSet(kind: .coverage, atlasFormat: .r8, shapes: 0)
     private var paintLayers: [CoverageSet] = []
     private var route = BlendRoute.framebufferFetch
+    private var meshVertexFetch = false
     private var cb = CommandBuffer()
 
     /// The targets open now; a pass is open on the last one when `passIsOpen`.
@@ -36,8 +37,9 @@ final class CompositeEmitter {
     /// Emits `gathered` into `commandBuffer`, whose textures and staging already hold the coverage phase's
     /// atlases.
     func emit(_ gathered: GatheredFrame, coverage: CoverageSet, paintLayers: [CoverageSet], target: RenderTarget,
-              clearColor: RGBA, frameFormat: TextureFormat, route: BlendRoute,
+              clearColor: RGBA, frameFormat: TextureFormat, route: BlendRoute, meshVertexFetch: Bool = false,
               into commandBuffer: inout CommandBuffer) {
+        self.meshVertexFetch = meshVertexFetch
         (self.gathered, self.coverage, self.paintLayers, self.route) = (gathered, coverage, paintLayers, route)
         swap(&cb, &commandBuffer)
         defer {
@@ -330,7 +332,9 @@ final class CompositeEmitter {
         cb.prologue.append(.uploadInstances(range: start ..< start + bytes, bufferOffset: offset, count: instances.count,
                                             pipeline: .meshPaint))
         let pass = cb.passes.count - 1
-        cb.passes[pass].commands.append(.bindPipeline(.meshPaint))
+        var variant = ShaderVariant.none
+        variant.meshVertexFetch = meshVertexFetch
+        cb.passes[pass].commands.append(.bindVariant(.meshPaint, variant))
         cb.passes[pass].commands.append(.draw(instanceCount: instances.count, bufferOffset: offset, pipeline: .meshPaint))
         boundPipeline = nil
         boundState = nil

@@ -79,7 +79,9 @@ final class MeshGradientGPUTests: XCTestCase {
         XCTAssertEqual(passes.count, 2, text)
         XCTAssertTrue(passes[0].hasPrefix("  pass 0 → image0 load: clear(0, 0, 0, 0)"), text)
         XCTAssertTrue(passes[1].hasPrefix("  pass 1 → frame"), text)
-        XCTAssertEqual(lines.filter { $0.contains("bind pipeline meshPaint (program mesh_paint, blend off)") }.count, 1, text)
+        // llvmpipe has 32 varying vectors: the coefficients come per vertex.
+        XCTAssertEqual(lines.filter { $0.contains("bind pipeline meshPaint (program mesh_paint [MESH_VERTEX_FETCH=1], blend off)") }.count,
+                       1, text)
         XCTAssertEqual(lines.filter { $0.contains("draw triangles") && $0.hasSuffix("(meshPaint)") }.count, 1, text)
         XCTAssertFalse(lines.contains { $0.contains("upload image0") }, text)
         XCTAssertEqual(MemoryLayout<MeshVertex>.stride, MeshVertex.stride)
@@ -94,6 +96,22 @@ final class MeshGradientGPUTests: XCTestCase {
             XCTAssertEqual(a, try r.render(Self.meshFrame(3)), "\(name): same renderer")
             XCTAssertEqual(a, try CanvasRenderer(backend: .gles(o)).render(Self.meshFrame(3)), "\(name): fresh renderer")
         }
+    }
+
+    /// Coefficients read per fragment (a device with GLES 3.0's 15 varying vectors) give the bytes of
+    /// coefficients read per vertex into flat varyings.
+    func testCoefficientsPerFragmentGiveThePerVertexBytes() throws {
+        let r = try CanvasRenderer(backend: .gles(GLESOptions(device: .mesa)))
+        let backend = try XCTUnwrap(r.implementation as? GLESBackend)
+        var images: [RasterImage] = []
+        for fetch in [true, false] {
+            backend.meshVertexFetch = fetch
+            images.append(try r.render(Self.meshFrame(5)))
+            XCTAssertTrue(try XCTUnwrap(r.lastGPUCommandDump).contains("program mesh_paint\(fetch ? " [MESH_VERTEX_FETCH=1]" : ""),"))
+        }
+        XCTAssertEqual(images[0], images[1])
+        // Not a blank page: the mesh's first vertex is red (its pixel (5, 5) well inside the rounded rect).
+        XCTAssertGreaterThan(images[0].pixel(x: 8, y: 8).r, 200)
     }
 
     /// A moving, bending 4 × 3 mesh on a translucent background, and a perceptual one, on a linear-light canvas.
