@@ -492,6 +492,9 @@ enum GPUCommand {
     /// of the instance buffer, laid out for `pipeline`; for a pipeline that `drawsTriangles`, `instanceCount`
     /// vertices of plain triangles.
     case draw(instanceCount: Int, bufferOffset: Int, pipeline: Pipeline)
+    /// Draws `indexCount` indices (UInt32, three a triangle) from `staging[indices]` into the vertices whose
+    /// records start at `bufferOffset` of the instance buffer, for a pipeline that `drawsTriangles`.
+    case drawIndexed(indexCount: Int, indices: Range<Int>, bufferOffset: Int, pipeline: Pipeline)
 }
 
 struct RenderPass {
@@ -592,7 +595,14 @@ package struct CommandBuffer: CustomStringConvertible {
     // MARK: Counts
 
     var drawCallCount: Int {
-        passes.reduce(0) { n, p in n + p.commands.reduce(0) { if case .draw = $1 { return $0 + 1 }; return $0 } }
+        passes.reduce(0) { n, p in
+            n + p.commands.reduce(0) {
+                switch $1 {
+                case .draw, .drawIndexed: return $0 + 1
+                default: return $0
+                }
+            }
+        }
     }
     var uploadCount: Int {
         passes.reduce(0) { n, p in n + Self.uploads(p.commands) } + Self.uploads(prologue)
@@ -614,6 +624,7 @@ package struct CommandBuffer: CustomStringConvertible {
             switch $1 {
             case .uploadInstances(let range, _, _, _): return $0 + range.count
             case .uploadTexture(_, let rect, let format, _): return $0 + rect.width * rect.height * format.bytesPerTexel
+            case .drawIndexed(_, let indices, _, _): return $0 + indices.count
             default: return $0
             }
         }
@@ -673,6 +684,8 @@ package struct CommandBuffer: CustomStringConvertible {
         case .uploadTexture(let t, let rect, let format, let source):
             let n = rect.width * rect.height * format.bytesPerTexel
             return "upload \(t) \(rect) \(format) \(bytes(n)) from staging[\(source)..<\(source + n)]"
+        case .drawIndexed(let n, let indices, let offset, let p):
+            return "draw triangles \(n) indices (\(bytes(indices.count)) from staging[\(indices.lowerBound)..<\(indices.upperBound)]) into vertices from instances+\(offset) (\(p))"
         case .draw(let n, let offset, let p) where p.drawsTriangles:
             return "draw triangles \(n) vertices from instances+\(offset) (\(p))"
         case .draw(let n, let offset, let p):

@@ -319,23 +319,30 @@ final class CompositeEmitter {
         if cb.desc(of: .atlas(0)) != nil { cb.passes[cb.passes.count - 1].commands.append(.bindTexture(unit: 0, .atlas(0))) }
     }
 
-    /// A mesh page's triangles (`mesh_paint.glsl`), into its open pass: one draw call.
+    /// A mesh page's triangles (`mesh_paint.glsl`), into its open pass: one indexed draw call.
     private func drawMeshes(_ k: Int) {
         flush()
         ensurePass()
-        let instances = gathered.meshPages[k].vertices
-        guard !instances.isEmpty else { return }
-        let offset = cb.reserveInstances(instances.count, pipeline: .meshPaint)
-        let bytes = instances.count * MeshVertex.stride
+        let page = gathered.meshPages[k]
+        guard !page.indices.isEmpty else { return }
+        let offset = cb.reserveInstances(page.vertices.count, pipeline: .meshPaint)
+        let bytes = page.vertices.count * MeshVertex.stride
         let start = cb.reserveStaging(bytes, zeroed: false)
-        instances.withUnsafeBytes { cb.staging.base.advanced(by: start).copyMemory(from: $0.baseAddress!, byteCount: bytes) }
-        cb.prologue.append(.uploadInstances(range: start ..< start + bytes, bufferOffset: offset, count: instances.count,
-                                            pipeline: .meshPaint))
+        page.vertices.withUnsafeBytes { cb.staging.base.advanced(by: start).copyMemory(from: $0.baseAddress!, byteCount: bytes) }
+        cb.prologue.append(.uploadInstances(range: start ..< start + bytes, bufferOffset: offset,
+                                            count: page.vertices.count, pipeline: .meshPaint))
+        let indexBytes = page.indices.count * 4
+        let indexStart = cb.reserveStaging(indexBytes, zeroed: false)
+        page.indices.withUnsafeBytes {
+            cb.staging.base.advanced(by: indexStart).copyMemory(from: $0.baseAddress!, byteCount: indexBytes)
+        }
         let pass = cb.passes.count - 1
         var variant = ShaderVariant.none
         variant.meshVertexFetch = meshVertexFetch
         cb.passes[pass].commands.append(.bindVariant(.meshPaint, variant))
-        cb.passes[pass].commands.append(.draw(instanceCount: instances.count, bufferOffset: offset, pipeline: .meshPaint))
+        cb.passes[pass].commands.append(.drawIndexed(indexCount: page.indices.count,
+                                                     indices: indexStart ..< indexStart + indexBytes,
+                                                     bufferOffset: offset, pipeline: .meshPaint))
         boundPipeline = nil
         boundState = nil
     }

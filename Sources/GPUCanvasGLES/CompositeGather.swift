@@ -80,6 +80,8 @@ struct MeshPage {
     var slot: Int
     var width: Int, height: Int
     var vertices: [MeshVertex] = []
+    /// Three a triangle, into `vertices`.
+    var indices: [UInt32] = []
 }
 
 /// What the gather phase hands on: the steps, the shapes whose coverage they draw, and the data they read.
@@ -340,8 +342,10 @@ final class CompositeGather {
             if s.mesh {
                 let width = s.meshes.map { $0.x + $0.paint.box.width }.max() ?? 1
                 var page = MeshPage(slot: s.slot, width: width, height: s.height)
-                page.vertices.reserveCapacity(s.meshes.reduce(0) { $0 + 3 * $1.paint.triangles.count + 6 })
-                for m in s.meshes { meshVertices(m.paint, at: m.x, m.y, into: &page.vertices) }
+                let triangles = s.meshes.reduce(0) { $0 + $1.paint.triangles.count + 2 }
+                page.vertices.reserveCapacity(triangles + triangles / 4)
+                page.indices.reserveCapacity(3 * triangles)
+                for m in s.meshes { meshVertices(m.paint, at: m.x, m.y, into: &page) }
                 out.meshPages.append(page)
                 meshSteps += [.push(CompositeTarget(ref: .image(s.slot), box: PixelRect(x: 0, y: 0, width: width, height: s.height),
                                                     clear: .transparent)),
@@ -372,7 +376,7 @@ final class CompositeGather {
     /// The triangles drawing mesh paint `m` into the region at texel (x, y) of its page: the background
     /// rectangle (none when transparent: the page is cleared to it), then the mesh's triangles in the lowering's
     /// order; the patches' coefficients (and the background's constant surface) go into paint-data rows.
-    private func meshVertices(_ m: MeshPaint, at x: Int, _ y: Int, into out: inout [MeshVertex]) {
+    private func meshVertices(_ m: MeshPaint, at x: Int, _ y: Int, into page: inout MeshPage) {
         let flags = Int16((m.perceptual ? 1 : 0) | (m.perceptual || m.colorMode != .nonLinear ? 2 : 0))
         var surfaces = m.coefficients
         if m.background.w > 0 { surfaces.append([m.background] + [SIMD4<Float>](repeating: .zero, count: 15)) }
@@ -383,11 +387,29 @@ final class CompositeGather {
             let row = paintRow(Array(surfaces[start ..< end].joined()))
             for k in 0 ..< end - start { texel.append((Int16(16 * k), Int16(row))) }
         }
+        // Vertices shared by neighbouring triangles are written once: each corner is looked up among the
+        // last few written (a grid's cells come in rows, so a cell's left corners are its neighbour's right
+        // ones), by their bits, so a shared vertex is exactly the one the reference's triangles have.
+        var recent = [Int](repeating: -1, count: 8), next = 0
+        func add(_ v: MeshVertex) {
+            for k in recent where k >= 0 {
+                let w = page.vertices[k]
+                if w.x.bitPattern == v.x.bitPattern, w.y.bitPattern == v.y.bitPattern, w.u.bitPattern == v.u.bitPattern,
+                   w.v.bitPattern == v.v.bitPattern, w.column == v.column, w.row == v.row, w.flags == v.flags {
+                    page.indices.append(UInt32(k))
+                    return
+                }
+            }
+            recent[next] = page.vertices.count
+            next = (next + 1) % recent.count
+            page.indices.append(UInt32(page.vertices.count))
+            page.vertices.append(v)
+        }
         if m.background.w > 0 {
             let c = texel[surfaces.count - 1]
             let x0 = Float(x), y0 = Float(y), x1 = Float(x + m.box.width), y1 = Float(y + m.box.height)
             for (px, py) in [(x0, y0), (x1, y0), (x0, y1), (x1, y0), (x1, y1), (x0, y1)] {
-                out.append(MeshVertex(x: px, y: py, u: 0, v: 0, column: c.column, row: c.row, flags: 0))
+                add(MeshVertex(x: px, y: py, u: 0, v: 0, column: c.column, row: c.row, flags: 0))
             }
         }
         // Device pixel p → page texel p − box origin + (x, y).
@@ -400,9 +422,9 @@ final class CompositeGather {
                 MeshVertex(x: Float(p.x + dx), y: Float(p.y + dy), u: Float(uv.x), v: Float(uv.y), column: c.column,
                            row: c.row, flags: flags)
             }
-            out.append(vertex(t.p0, t.t0))
-            out.append(vertex(t.p1, t.t1))
-            out.append(vertex(t.p2, t.t2))
+            add(vertex(t.p0, t.t0))
+            add(vertex(t.p1, t.t1))
+            add(vertex(t.p2, t.t2))
         }
     }
 
