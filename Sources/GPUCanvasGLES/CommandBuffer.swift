@@ -131,7 +131,7 @@ enum Pipeline: String, CaseIterable, CustomStringConvertible {
     case filter
     /// Mesh gradients' paint images (`mesh_paint.glsl`): each region's background rectangle, then its mesh's
     /// triangles, the patch's colour surface evaluated per fragment; blending off (later triangles replace).
-    /// Plain triangles from per-vertex records (`MeshVertex`), not instances: llvmpipe's draw module runs its
+    /// Indexed triangles over per-vertex records (`MeshVertex`, `drawIndexed`), not instances: llvmpipe's draw module runs its
     /// whole vertex pipeline once per instance, and a frame of meshes has ~10⁶ triangles.
     case meshPaint
 
