@@ -129,6 +129,11 @@ enum Pipeline: String, CaseIterable, CustomStringConvertible {
     /// One pass of a spatial filter (`filter.glsl`): blur sums, block averages, upsampling, a shadow's
     /// combine, a projection; blending off.
     case filter
+    /// Mesh gradients' paint images (`mesh_paint.glsl`): each region's background rectangle, then its mesh's
+    /// triangles, the patch's colour surface evaluated per fragment; blending off (later triangles replace).
+    /// Indexed triangles over per-vertex records (`MeshVertex`, `drawIndexed`), not instances: llvmpipe's draw module runs its
+    /// whole vertex pipeline once per instance, and a frame of meshes has ~10⁶ triangles.
+    case meshPaint
 
     /// The file in `Sources/Shaders/programs` holding the program.
     var programName: String {
@@ -143,6 +148,7 @@ enum Pipeline: String, CaseIterable, CustomStringConvertible {
         case .maskMultiply: return "mask_multiply"
         case .maskErase: return "composite"
         case .filter: return "filter"
+        case .meshPaint: return "mesh_paint"
         }
     }
 
@@ -172,7 +178,7 @@ enum Pipeline: String, CaseIterable, CustomStringConvertible {
         switch self {
         case .atlasCover, .atlasBlit, .tessCover, .composite: return .sourceOver
         case .tessAccumulate: return .additive
-        case .compositeFetch, .compositeCopy, .filter: return .replace
+        case .compositeFetch, .compositeCopy, .filter, .meshPaint: return .replace
         case .maskMultiply: return .multiply
         case .maskErase: return .erase
         }
@@ -183,6 +189,7 @@ enum Pipeline: String, CaseIterable, CustomStringConvertible {
         switch self {
         case .atlasCover, .atlasBlit, .tessCover: return CoverInstance.stride
         case .tessAccumulate: return SegmentInstance.stride
+        case .meshPaint: return MeshVertex.stride
         case .composite, .compositeFetch, .compositeCopy, .maskMultiply, .maskErase, .filter: return CompositeInstance.stride
         }
     }
@@ -192,6 +199,7 @@ enum Pipeline: String, CaseIterable, CustomStringConvertible {
         switch self {
         case .tessAccumulate, .atlasBlit: return 2
         case .atlasCover, .tessCover: return 4
+        case .meshPaint: return 2
         case .composite, .compositeFetch, .compositeCopy, .maskMultiply, .maskErase, .filter: return 7
         }
     }
@@ -199,6 +207,10 @@ enum Pipeline: String, CaseIterable, CustomStringConvertible {
     /// True when each instance is drawn as a 4-vertex triangle fan (a rectangle llvmpipe's setup can
     /// recognise), false for a 4-vertex strip (which may be a trapezoid).
     var drawsFans: Bool { self == .atlasBlit }
+
+    /// True when the records are vertices of plain triangles (divisor 0, `draw`'s count is vertices), false for
+    /// instances of a 4-vertex strip or fan.
+    var drawsTriangles: Bool { self == .meshPaint }
 
     var description: String { rawValue }
 }
@@ -325,6 +337,18 @@ struct CompositeState: Equatable, CustomStringConvertible {
     }
 }
 
+/// One vertex of a mesh gradient's triangle for `meshPaint`: 24 bytes, three a triangle.
+///
+/// (x, y): texels of the mesh page (the device position moved to the mesh's region); (u, v): the patch
+/// parameters there; `column`, `row`: the paint-data texel holding the patch's 16 power-basis colour
+/// coefficients; `flags`: 1 the colours are Oklab, 2 the result is sRGB-encoded. A region's background is two
+/// triangles of a constant surface (its straight sRGB-encoded colour as the only coefficient, flags 0).
+struct MeshVertex {
+    static let stride = 24
+    var x: Float, y: Float, u: Float, v: Float
+    var column: Int16, row: Int16, flags: Int16, reserved: Int16 = 0
+}
+
 /// One flattened segment for `tessAccumulate`: 24 bytes.
 ///
 /// Endpoints in atlas texels, the limit the segment's quad extends to (the atlas piece's bottom edge for
@@ -383,6 +407,9 @@ struct ShaderVariant: Hashable, CustomStringConvertible {
     var imageNearest = false
     /// A filter pass (`filter.glsl`): its kind and constants.
     var filter: FilterPassVariant?
+    /// `mesh_paint.glsl` reads a patch's coefficients per vertex into flat varyings (the device has the 18
+    /// varying vectors it takes), not per fragment.
+    var meshVertexFetch = false
 
     static let none = ShaderVariant()
 
@@ -396,6 +423,7 @@ struct ShaderVariant: Hashable, CustomStringConvertible {
         var g = ShaderVariant(coverage: coverage, paint: paint)
         g.gradientKind = gradientKind
         g.fewStops = fewStops
+        g.meshVertexFetch = meshVertexFetch
         if var f = filter {
             f.constantsCompiledIn = false
             f.factor = 0
@@ -417,6 +445,7 @@ struct ShaderVariant: Hashable, CustomStringConvertible {
         if gradientOklab { d.append(("GRADIENT_OKLAB", 1)) }
         if unclipped { d.append(("COMPOSITE_UNCLIPPED", 1)) }
         if imageNearest { d.append(("IMAGE_NEAREST", 1)) }
+        if meshVertexFetch { d.append(("MESH_VERTEX_FETCH", 1)) }
         if let f = filter {
             d += [("FILTER_PASS", f.pass), ("FILTER_FLAGS", f.flags), ("FILTER_READ", f.read), ("FILTER_SPACE", f.space),
                   ("SHADOW_MODE", f.shadowMode)]
@@ -460,8 +489,12 @@ enum GPUCommand {
     /// Copies texels from `staging` (rows of `rect.width` texels starting at `source`) into a texture.
     case uploadTexture(TextureRef, rect: TexelRect, format: TextureFormat, source: Int)
     /// Draws `instanceCount` instances of a 4-vertex triangle strip whose records start at `bufferOffset`
-    /// of the instance buffer, laid out for `pipeline`.
+    /// of the instance buffer, laid out for `pipeline`; for a pipeline that `drawsTriangles`, `instanceCount`
+    /// vertices of plain triangles.
     case draw(instanceCount: Int, bufferOffset: Int, pipeline: Pipeline)
+    /// Draws `indexCount` indices (UInt32, three a triangle) from `staging[indices]` into the vertices whose
+    /// records start at `bufferOffset` of the instance buffer, for a pipeline that `drawsTriangles`.
+    case drawIndexed(indexCount: Int, indices: Range<Int>, bufferOffset: Int, pipeline: Pipeline)
 }
 
 struct RenderPass {
@@ -562,7 +595,14 @@ package struct CommandBuffer: CustomStringConvertible {
     // MARK: Counts
 
     var drawCallCount: Int {
-        passes.reduce(0) { n, p in n + p.commands.reduce(0) { if case .draw = $1 { return $0 + 1 }; return $0 } }
+        passes.reduce(0) { n, p in
+            n + p.commands.reduce(0) {
+                switch $1 {
+                case .draw, .drawIndexed: return $0 + 1
+                default: return $0
+                }
+            }
+        }
     }
     var uploadCount: Int {
         passes.reduce(0) { n, p in n + Self.uploads(p.commands) } + Self.uploads(prologue)
@@ -584,6 +624,7 @@ package struct CommandBuffer: CustomStringConvertible {
             switch $1 {
             case .uploadInstances(let range, _, _, _): return $0 + range.count
             case .uploadTexture(_, let rect, let format, _): return $0 + rect.width * rect.height * format.bytesPerTexel
+            case .drawIndexed(_, let indices, _, _): return $0 + indices.count
             default: return $0
             }
         }
@@ -643,6 +684,10 @@ package struct CommandBuffer: CustomStringConvertible {
         case .uploadTexture(let t, let rect, let format, let source):
             let n = rect.width * rect.height * format.bytesPerTexel
             return "upload \(t) \(rect) \(format) \(bytes(n)) from staging[\(source)..<\(source + n)]"
+        case .drawIndexed(let n, let indices, let offset, let p):
+            return "draw triangles \(n) indices (\(bytes(indices.count)) from staging[\(indices.lowerBound)..<\(indices.upperBound)]) into vertices from instances+\(offset) (\(p))"
+        case .draw(let n, let offset, let p) where p.drawsTriangles:
+            return "draw triangles \(n) vertices from instances+\(offset) (\(p))"
         case .draw(let n, let offset, let p):
             return "draw \(p.drawsFans ? "fan" : "strip") 4 vertices × \(n) instance\(n == 1 ? "" : "s") from instances+\(offset) (\(p))"
         }

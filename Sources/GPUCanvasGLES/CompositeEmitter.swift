@@ -15,6 +15,7 @@ final class CompositeEmitter {
     private var coverage = CoverageSet(kind: .coverage, atlasFormat: .r8, shapes: 0)
     private var paintLayers: [CoverageSet] = []
     private var route = BlendRoute.framebufferFetch
+    private var meshVertexFetch = false
     private var cb = CommandBuffer()
 
     /// The targets open now; a pass is open on the last one when `passIsOpen`.
@@ -36,8 +37,9 @@ final class CompositeEmitter {
     /// Emits `gathered` into `commandBuffer`, whose textures and staging already hold the coverage phase's
     /// atlases.
     func emit(_ gathered: GatheredFrame, coverage: CoverageSet, paintLayers: [CoverageSet], target: RenderTarget,
-              clearColor: RGBA, frameFormat: TextureFormat, route: BlendRoute,
+              clearColor: RGBA, frameFormat: TextureFormat, route: BlendRoute, meshVertexFetch: Bool = false,
               into commandBuffer: inout CommandBuffer) {
+        self.meshVertexFetch = meshVertexFetch
         (self.gathered, self.coverage, self.paintLayers, self.route) = (gathered, coverage, paintLayers, route)
         swap(&cb, &commandBuffer)
         defer {
@@ -79,6 +81,7 @@ final class CompositeEmitter {
         case .bands(let bands): emitBands(bands)
         case .flush: flush()
         case .paintLayers(let k): drawPaintLayers(k)
+        case .meshPaint(let k): drawMeshes(k)
         }
     }
 
@@ -105,8 +108,12 @@ final class CompositeEmitter {
         for (i, page) in g.maskPages.enumerated() {
             cb.declare(.mask(i), TextureDesc(width: page.width, height: page.height, format: g.maskFormat))
         }
-        for (i, image) in g.images.enumerated() {
+        let meshSlots = Set(g.meshPages.map(\.slot))
+        for (i, image) in g.images.enumerated() where !meshSlots.contains(i) {
             cb.declare(.image(i), TextureDesc(width: image.width, height: image.height, format: .rgba8))
+        }
+        for page in g.meshPages {
+            cb.declare(.image(page.slot), TextureDesc(width: page.width, height: page.height, format: .rgba8))
         }
         guard route == .destinationCopy else { return }
         // A destination copy is made at the target's texels: as large as the frame or any layer atlas page.
@@ -147,7 +154,8 @@ final class CompositeEmitter {
             cb.prologue.append(.uploadTexture(.paintData, rect: TexelRect(x: 0, y: 0, width: width, height: rows.count),
                                               format: .rgba32f, source: start))
         }
-        for (i, image) in gathered.images.enumerated() {
+        let meshSlots = Set(gathered.meshPages.map(\.slot))
+        for (i, image) in gathered.images.enumerated() where !meshSlots.contains(i) {
             let bytes = image.width * image.height * 4
             let start = cb.reserveStaging(bytes, zeroed: false)
             image.pixels.withUnsafeBytes { cb.staging.base.advanced(by: start).copyMemory(from: $0.baseAddress!, byteCount: bytes) }
@@ -309,6 +317,34 @@ final class CompositeEmitter {
         boundPipeline = nil
         boundState = nil
         if cb.desc(of: .atlas(0)) != nil { cb.passes[cb.passes.count - 1].commands.append(.bindTexture(unit: 0, .atlas(0))) }
+    }
+
+    /// A mesh page's triangles (`mesh_paint.glsl`), into its open pass: one indexed draw call.
+    private func drawMeshes(_ k: Int) {
+        flush()
+        ensurePass()
+        let page = gathered.meshPages[k]
+        guard !page.indices.isEmpty else { return }
+        let offset = cb.reserveInstances(page.vertices.count, pipeline: .meshPaint)
+        let bytes = page.vertices.count * MeshVertex.stride
+        let start = cb.reserveStaging(bytes, zeroed: false)
+        page.vertices.withUnsafeBytes { cb.staging.base.advanced(by: start).copyMemory(from: $0.baseAddress!, byteCount: bytes) }
+        cb.prologue.append(.uploadInstances(range: start ..< start + bytes, bufferOffset: offset,
+                                            count: page.vertices.count, pipeline: .meshPaint))
+        let indexBytes = page.indices.count * 4
+        let indexStart = cb.reserveStaging(indexBytes, zeroed: false)
+        page.indices.withUnsafeBytes {
+            cb.staging.base.advanced(by: indexStart).copyMemory(from: $0.baseAddress!, byteCount: indexBytes)
+        }
+        let pass = cb.passes.count - 1
+        var variant = ShaderVariant.none
+        variant.meshVertexFetch = meshVertexFetch
+        cb.passes[pass].commands.append(.bindVariant(.meshPaint, variant))
+        cb.passes[pass].commands.append(.drawIndexed(indexCount: page.indices.count,
+                                                     indices: indexStart ..< indexStart + indexBytes,
+                                                     bufferOffset: offset, pipeline: .meshPaint))
+        boundPipeline = nil
+        boundState = nil
     }
 
     // MARK: Passes

@@ -71,6 +71,17 @@ enum CompositeStep {
     case flush
     /// A layer-atlas page's paint layers, drawn from their baked-paint coverage (`GatheredFrame.paintLayers`).
     case paintLayers(Int)
+    /// A mesh page's triangles and background rectangles (`GatheredFrame.meshPages`), into the current target.
+    case meshPaint(Int)
+}
+
+/// A shared texture of mesh gradients' paint images, drawn by `mesh_paint.glsl` before anything samples it.
+struct MeshPage {
+    var slot: Int
+    var width: Int, height: Int
+    var vertices: [MeshVertex] = []
+    /// Three a triangle, into `vertices`.
+    var indices: [UInt32] = []
 }
 
 /// What the gather phase hands on: the steps, the shapes whose coverage they draw, and the data they read.
@@ -84,8 +95,10 @@ struct GatheredFrame {
     /// Paint-data rows (gradients, images, filter parameters), one texture row each, and each row's header.
     var paintRows: [[SIMD4<Float>]] = []
     var gradientHeaders: [SIMD4<Float>] = []
-    /// The frame's distinct images, each uploaded once into `.image(slot)`.
+    /// The frame's distinct images, each uploaded once into `.image(slot)` (a mesh page's slot holds a 0 × 0
+    /// placeholder: the GPU draws that texture).
     var images: [RasterImage] = []
+    var meshPages: [MeshPage] = []
     var maskPages: [(width: Int, height: Int)] = []
     var maskFormat = TextureFormat.r8
     var layerAtlasPages: [(precise: Bool, index: Int, width: Int, height: Int)] = []
@@ -272,12 +285,16 @@ final class CompositeGather {
 
     // MARK: Shared images
 
-    /// Packable images (mesh gradients' paint images, each used by one draw) copied into shared textures by
-    /// shelf packing, so that a frame of many meshes uploads a few textures and batches its draws instead of a
-    /// texture and a draw call each.
+    /// Packable images (mesh gradients' paint images, each used by one draw) placed in shared textures by
+    /// shelf packing, so that a frame of many meshes draws a few textures and batches its draws instead of a
+    /// texture and a draw call each. A mesh paint's region is drawn by the GPU (`mesh_paint.glsl`, all of a
+    /// page's meshes in one pass at the frame's start); any other packable image's pixels are copied in.
     private struct SharedImage {
         var slot: Int
+        var mesh: Bool
+        var width: Int
         var parts: [(image: RasterImage, x: Int, y: Int)] = []
+        var meshes: [(paint: MeshPaint, x: Int, y: Int)] = []
         var shelfX = 0, shelfY = 0, shelfHeight = 0
         var height: Int { shelfY + shelfHeight }
     }
@@ -287,34 +304,54 @@ final class CompositeGather {
     /// A shared texture's width (texels).
     var sharedImageWidth: Int { min(maxTextureSize, 2048) }
 
-    /// Where `i` sits in a shared texture (placing it on first sight); nil when it is wider than one.
+    /// Where `i` sits in a shared texture (placing it on first sight); nil when it is wider than one. A mesh
+    /// paint wider than a shared texture gets one of its own width (its box lies in the target, which a
+    /// texture can hold): it has no pixels to upload instead.
     private func placeInSharedImage(_ i: LoweredImage) -> (slot: Int, x: Int, y: Int)? {
         if let p = sharedPlacement[i.identity] { return p }
-        let w = i.pixels.width, h = i.pixels.height
-        guard w <= sharedImageWidth, h <= maxTextureSize else { return nil }
-        if sharedImages.isEmpty || !fits(w, h, sharedImages[sharedImages.count - 1]) {
-            sharedImages.append(SharedImage(slot: out.images.count))
-            out.images.append(RasterImage(width: 1, height: 1))  // filled in by `finishSharedImages`
+        let w = i.width, h = i.height, mesh = i.mesh != nil
+        let width = mesh ? max(sharedImageWidth, w) : sharedImageWidth
+        guard w <= width, mesh || h <= maxTextureSize else { return nil }
+        var k = sharedImages.lastIndex { $0.mesh == mesh && $0.width == width }
+        if k == nil || !fits(w, h, sharedImages[k!]) {
+            sharedImages.append(SharedImage(slot: out.images.count, mesh: mesh, width: width))
+            out.images.append(RasterImage(width: 0, height: 0))  // filled in by `finishSharedImages`
+            k = sharedImages.count - 1
         }
-        var s = sharedImages.removeLast()
-        if s.shelfX + w > sharedImageWidth { (s.shelfX, s.shelfY, s.shelfHeight) = (0, s.shelfY + s.shelfHeight, 0) }
+        var s = sharedImages[k!]
+        if s.shelfX + w > s.width { (s.shelfX, s.shelfY, s.shelfHeight) = (0, s.shelfY + s.shelfHeight, 0) }
         let p = (slot: s.slot, x: s.shelfX, y: s.shelfY)
-        s.parts.append((i.pixels, p.x, p.y))
+        if let m = i.mesh { s.meshes.append((m, p.x, p.y)) } else { s.parts.append((i.pixels, p.x, p.y)) }
         s.shelfX += w
         s.shelfHeight = max(s.shelfHeight, h)
-        sharedImages.append(s)
+        sharedImages[k!] = s
         sharedPlacement[i.identity] = p
         return p
     }
 
     private func fits(_ w: Int, _ h: Int, _ s: SharedImage) -> Bool {
-        let y = s.shelfX + w <= sharedImageWidth ? s.shelfY : s.shelfY + s.shelfHeight
+        let y = s.shelfX + w <= s.width ? s.shelfY : s.shelfY + s.shelfHeight
         return y + h <= maxTextureSize
     }
 
-    /// Copies each shared texture's parts into its pixels.
+    /// Copies each shared texture's parts into its pixels; lists each mesh page's triangles and puts its pass
+    /// first in the frame (before any step that may sample it).
     private func finishSharedImages() {
+        var meshSteps: [CompositeStep] = []
         for s in sharedImages {
+            if s.mesh {
+                let width = s.meshes.map { $0.x + $0.paint.box.width }.max() ?? 1
+                var page = MeshPage(slot: s.slot, width: width, height: s.height)
+                let triangles = s.meshes.reduce(0) { $0 + $1.paint.triangles.count + 2 }
+                page.vertices.reserveCapacity(triangles + triangles / 4)
+                page.indices.reserveCapacity(3 * triangles)
+                for m in s.meshes { meshVertices(m.paint, at: m.x, m.y, into: &page) }
+                out.meshPages.append(page)
+                meshSteps += [.push(CompositeTarget(ref: .image(s.slot), box: PixelRect(x: 0, y: 0, width: width, height: s.height),
+                                                    clear: .transparent)),
+                              .openPass, .meshPaint(out.meshPages.count - 1), .pop]
+                continue
+            }
             let width = s.parts.map { $0.x + $0.image.width }.max() ?? 1
             var pixels = [UInt8](repeating: 0, count: width * s.height * 4)
             pixels.withUnsafeMutableBytes { dst in
@@ -329,6 +366,65 @@ final class CompositeGather {
                 }
             }
             out.images[s.slot] = RasterImage(width: width, height: s.height, pixels: pixels)
+        }
+        out.steps.insert(contentsOf: meshSteps, at: 0)
+    }
+
+    /// Patches' colour coefficients a paint-data row holds (16 texels each).
+    static let patchesPerRow = 16
+
+    /// The triangles drawing mesh paint `m` into the region at texel (x, y) of its page: the background
+    /// rectangle (none when transparent: the page is cleared to it), then the mesh's triangles in the lowering's
+    /// order; the patches' coefficients (and the background's constant surface) go into paint-data rows.
+    private func meshVertices(_ m: MeshPaint, at x: Int, _ y: Int, into page: inout MeshPage) {
+        let flags = Int16((m.perceptual ? 1 : 0) | (m.perceptual || m.colorMode != .nonLinear ? 2 : 0))
+        var surfaces = m.coefficients
+        if m.background.w > 0 { surfaces.append([m.background] + [SIMD4<Float>](repeating: .zero, count: 15)) }
+        var texel: [(column: Int16, row: Int16)] = []
+        texel.reserveCapacity(surfaces.count)
+        for start in stride(from: 0, to: surfaces.count, by: Self.patchesPerRow) {
+            let end = min(start + Self.patchesPerRow, surfaces.count)
+            let row = paintRow(Array(surfaces[start ..< end].joined()))
+            for k in 0 ..< end - start { texel.append((Int16(16 * k), Int16(row))) }
+        }
+        // Vertices shared by neighbouring triangles are written once: each corner is looked up among the
+        // last few written (a grid's cells come in rows, so a cell's left corners are its neighbour's right
+        // ones), by their bits, so a shared vertex is exactly the one the reference's triangles have.
+        var recent = [Int](repeating: -1, count: 8), next = 0
+        func add(_ v: MeshVertex) {
+            for k in recent where k >= 0 {
+                let w = page.vertices[k]
+                if w.x.bitPattern == v.x.bitPattern, w.y.bitPattern == v.y.bitPattern, w.u.bitPattern == v.u.bitPattern,
+                   w.v.bitPattern == v.v.bitPattern, w.column == v.column, w.row == v.row, w.flags == v.flags {
+                    page.indices.append(UInt32(k))
+                    return
+                }
+            }
+            recent[next] = page.vertices.count
+            next = (next + 1) % recent.count
+            page.indices.append(UInt32(page.vertices.count))
+            page.vertices.append(v)
+        }
+        if m.background.w > 0 {
+            let c = texel[surfaces.count - 1]
+            let x0 = Float(x), y0 = Float(y), x1 = Float(x + m.box.width), y1 = Float(y + m.box.height)
+            for (px, py) in [(x0, y0), (x1, y0), (x0, y1), (x1, y0), (x1, y1), (x0, y1)] {
+                add(MeshVertex(x: px, y: py, u: 0, v: 0, column: c.column, row: c.row, flags: 0))
+            }
+        }
+        // Device pixel p → page texel p − box origin + (x, y).
+        let dx = Double(x - m.box.x), dy = Double(y - m.box.y)
+        for t in m.triangles {
+            let area = (t.p1.x - t.p0.x) * (t.p2.y - t.p0.y) - (t.p2.x - t.p0.x) * (t.p1.y - t.p0.y)
+            guard area != 0, area.isFinite else { continue }  // as the reference: no pixel centre is inside
+            let c = texel[t.patch]
+            func vertex(_ p: SIMD2<Double>, _ uv: SIMD2<Double>) -> MeshVertex {
+                MeshVertex(x: Float(p.x + dx), y: Float(p.y + dy), u: Float(uv.x), v: Float(uv.y), column: c.column,
+                           row: c.row, flags: flags)
+            }
+            add(vertex(t.p0, t.t0))
+            add(vertex(t.p1, t.t1))
+            add(vertex(t.p2, t.t2))
         }
     }
 

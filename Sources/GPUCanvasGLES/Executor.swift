@@ -282,10 +282,22 @@ package final class Executor {
             let (_, glFormat, glType) = GLResources.glFormat(format)
             glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, GLint(rect.x), GLint(rect.y), GLsizei(rect.width),
                             GLsizei(rect.height), glFormat, glType, cb.staging.base + source)
+        case .drawIndexed(let count, let indices, let offset, let p):
+            guard r.pipeline == p else { throw RenderError.gpu("internal: draw for \(p) without its pipeline bound") }
+            cache.bindArrayBuffer(r.buffer)
+            setAttributes(p, offset: offset)
+            // The bound vertex array is the pipeline's (`bind`): the index buffer becomes its element buffer.
+            _ = try resources.indexBuffer(size: indices.count)
+            glBufferSubData(GLenum(GL_ELEMENT_ARRAY_BUFFER), 0, GLsizeiptr(indices.count), cb.staging.base + indices.lowerBound)
+            glDrawElements(GLenum(GL_TRIANGLES), GLsizei(count), GLenum(GL_UNSIGNED_INT), nil)
         case .draw(let count, let offset, let p):
             guard r.pipeline == p else { throw RenderError.gpu("internal: draw for \(p) without its pipeline bound") }
             cache.bindArrayBuffer(r.buffer)
             setAttributes(p, offset: offset)
+            if p.drawsTriangles {
+                glDrawArrays(GLenum(GL_TRIANGLES), 0, GLsizei(count))
+                return
+            }
             glDrawArraysInstanced(GLenum(p.drawsFans ? GL_TRIANGLE_FAN : GL_TRIANGLE_STRIP), 0, 4, GLsizei(count))
         }
     }
@@ -400,6 +412,9 @@ package final class Executor {
         case .tessAccumulate:
             glVertexAttribPointer(0, 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, ptr(0))
             glVertexAttribPointer(1, 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, ptr(16))
+        case .meshPaint:
+            glVertexAttribPointer(0, 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, ptr(0))
+            glVertexAttribIPointer(1, 4, GLenum(GL_SHORT), stride, ptr(16))
         case .composite, .compositeFetch, .compositeCopy, .maskMultiply, .maskErase, .filter:
             glVertexAttribIPointer(0, 4, GLenum(GL_SHORT), stride, ptr(0))
             glVertexAttribIPointer(1, 4, GLenum(GL_SHORT), stride, ptr(8))

@@ -38,6 +38,9 @@ final class FrameEncoder {
         var strategy: PathStrategy
         var route: BlendRoute
         var maxTextureSize: Int
+        /// The device passes a mesh patch's 16 coefficients from the vertex stage (`mesh_paint.glsl`'s
+        /// MESH_VERTEX_FETCH: 18 varying vectors, above GLES 3.0's guaranteed 15).
+        var meshVertexFetch = false
     }
 
     /// Encodes `recording` into `cb` (which is reset first). `replay` executes a part of a frame that is
@@ -123,7 +126,7 @@ final class FrameEncoder {
                               into: &cb)
         }
         emitter.emit(gathered, coverage: coverage, paintLayers: paintLayers, target: target, clearColor: clear,
-                     frameFormat: frameFormat, route: device.route, into: &cb)
+                     frameFormat: frameFormat, route: device.route, meshVertexFetch: device.meshVertexFetch, into: &cb)
     }
 
     // MARK: The clear colour

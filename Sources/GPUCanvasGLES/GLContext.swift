@@ -53,6 +53,8 @@ final class GLContext {
     let extensions: Set<String>
     let maxTextureSize: Int
     let maxSamples: Int
+    /// GL_MAX_VARYING_VECTORS (GLES 3.0 guarantees 15).
+    let maxVaryingVectors: Int
 
     /// A `glGetString` value of the current context ("" when the driver gives none).
     static func string(_ name: Int32) -> String {
@@ -109,6 +111,8 @@ final class GLContext {
         maxTextureSize = Int(v)
         glGetIntegerv(GLenum(GL_MAX_SAMPLES), &v)
         maxSamples = Int(v)
+        glGetIntegerv(GLenum(GL_MAX_VARYING_VECTORS), &v)
+        maxVaryingVectors = Int(v)
         // llvmpipe and softpipe also appear through the surfaceless platform, which has no device string.
         isSoftwareDevice = opened.isSoftwareDevice || renderer.contains("llvmpipe") || renderer.contains("softpipe")
         let err = glGetError()

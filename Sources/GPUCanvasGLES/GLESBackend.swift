@@ -336,6 +336,9 @@ package final class GLESBackend: RenderBackend {
 
     /// Plans `recording` and executes it (the context current): the frame's pixels, or nil when its readback
     /// was deferred (`beginRender`).
+    /// Tests: forces where `mesh_paint.glsl` reads coefficients (nil: as the device's varyings allow).
+    package var meshVertexFetch: Bool?
+
     private func planAndExecute(_ recording: Recording, target: RenderTarget) throws
         -> (image: RasterImage?, timings: GLESFrameTimings) {
         guard target.width <= context.maxTextureSize, target.height <= context.maxTextureSize else {
@@ -345,7 +348,8 @@ package final class GLESBackend: RenderBackend {
         hasFrame = false
         programs.beginFrame()
         let executor = self.executor
-        let device = FrameEncoder.Device(strategy: strategy, route: blendRoute, maxTextureSize: context.maxTextureSize)
+        let device = FrameEncoder.Device(strategy: strategy, route: blendRoute, maxTextureSize: context.maxTextureSize,
+                                         meshVertexFetch: meshVertexFetch ?? (context.maxVaryingVectors >= 18))
         try encoder.encode(recording, target: target, device: device, into: &commandBuffer, timings: &timings) {
             _ = try executor.execute($0, timings: &$1)
         }

@@ -34,6 +34,9 @@ final class GLResources {
     private var textures: [TextureRef: Texture] = [:]
     private(set) var instanceBuffer: GLuint = 0
     private var instanceBufferSize = 0
+    /// Triangle indices (`GPUCommand.drawIndexed`), made on the first indexed draw.
+    private(set) var indexBuffer: GLuint = 0
+    private var indexBufferSize = 0
     private var vertexArrays: [Pipeline: GLuint] = [:]
 
     init(cache: GLStateCache) { self.cache = cache }
@@ -131,7 +134,7 @@ final class GLResources {
         cache.bindVertexArray(v)
         for a in 0 ..< GLuint(pipeline.attributeCount) {
             glEnableVertexAttribArray(a)
-            glVertexAttribDivisor(a, 1)
+            glVertexAttribDivisor(a, pipeline.drawsTriangles ? 0 : 1)
         }
         return v
     }
@@ -153,6 +156,28 @@ final class GLResources {
         }
     }
 
+    /// The index buffer, grown to hold at least `size` bytes. It is bound to GL_ELEMENT_ARRAY_BUFFER of the
+    /// vertex array bound now (element bindings are vertex-array state; only `meshPaint`'s draws indexed).
+    func indexBuffer(size: Int) throws -> GLuint {
+        if indexBuffer == 0 {
+            glGenBuffers(1, &indexBuffer)
+            stats.buffers += 1
+        }
+        glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), indexBuffer)
+        if indexBufferSize < size {
+            var n = max(64 * 1024, indexBufferSize)
+            while n < size { n *= 2 }
+            glBufferData(GLenum(GL_ELEMENT_ARRAY_BUFFER), GLsizeiptr(n), nil, GLenum(GL_DYNAMIC_DRAW))
+            stats.bytes += n - indexBufferSize
+            indexBufferSize = n
+            let err = glGetError()
+            if err != GLenum(GL_NO_ERROR) {
+                throw RenderError.gpu("allocating the \(n)-byte index buffer: \(GLErrorName.name(err))")
+            }
+        }
+        return indexBuffer
+    }
+
     /// Deletes everything (the context must be current).
     func deleteAll() {
         for t in textures.values { delete(t) }
@@ -164,6 +189,13 @@ final class GLResources {
             stats.bytes -= instanceBufferSize
             instanceBuffer = 0
             instanceBufferSize = 0
+        }
+        if indexBuffer != 0 {
+            glDeleteBuffers(1, &indexBuffer)
+            stats.buffers -= 1
+            stats.bytes -= indexBufferSize
+            indexBuffer = 0
+            indexBufferSize = 0
         }
         for var v in vertexArrays.values {
             glDeleteVertexArrays(1, &v)

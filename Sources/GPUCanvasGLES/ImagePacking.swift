@@ -12,7 +12,7 @@ extension LoweredImage {
                 SIMD4(Float(min(max(m.tx, -1e9), 1e9)), Float(min(max(m.ty, -1e9), 1e9)), Float(flags), 0),
                 SIMD4(Float(sourceRect.minX), Float(sourceRect.minY), Float(sourceRect.width), Float(sourceRect.height)),
                 SIMD4(t.r, t.g, t.b, t.a),
-                SIMD4(Float(pixels.width), Float(pixels.height), 0, 0)]
+                SIMD4(Float(width), Float(height), 0, 0)]
     }
 
     /// The same parameters for a packable image copied into a shared texture at texel (x, y): the map moves
@@ -21,9 +21,9 @@ extension LoweredImage {
     func packedTexels(at x: Int, _ y: Int) -> [SIMD4<Float>] {
         var moved = self
         moved.deviceToImage = deviceToImage.concatenating(CGAffineTransform(translationX: CGFloat(x), y: CGFloat(y)))
-        moved.sourceRect = CGRect(x: x, y: y, width: pixels.width, height: pixels.height)
+        moved.sourceRect = CGRect(x: x, y: y, width: width, height: height)
         var texels = moved.packedTexels
-        texels[4] = SIMD4(Float(x + pixels.width), Float(y + pixels.height), 0, 0)
+        texels[4] = SIMD4(Float(x + width), Float(y + height), 0, 0)
         return texels
     }
 }

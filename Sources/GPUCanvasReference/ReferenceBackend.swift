@@ -133,7 +133,9 @@ package struct ReferenceFrameRenderer {
         let mask = d.clip.map { clipMask($0) }
         let opacity = d.opacity
         let blend = d.blend
-        let paint = d.paint
+        var paint = d.paint
+        // A mesh gradient's paint image is made here, from the lowering's triangles and colour surfaces.
+        if case .image(let i) = paint, i.mesh != nil { paint = .image(i.withPixels()) }
         // Rows of coverage arrive for the shape's box; only `box` (∩ the clip's box) can change.
         var rowCoverage = [Float](repeating: 0, count: box.width)
         let targetRect = frame.target.pixelRect

@@ -719,15 +719,17 @@ private struct Builder {
 
     /// Counts an image's decoded bytes against the frame's image budget, once per pixel buffer.
     private mutating func chargeImage(_ image: LoweredImage, _ d: DrawCommand) throws {
-        let buffer = image.pixels.pixels.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+        // A mesh paint has no pixels yet: its own object names it.
+        let buffer = image.mesh != nil ? UInt(bitPattern: image.identity)
+            : image.pixels.pixels.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
         if let imageBudget, imageBytes[buffer] == nil {
-            let bytes = image.pixels.width * image.pixels.height * 4
+            let bytes = image.width * image.height * 4
             imageBytes[buffer] = bytes
             imageTotal += bytes
             if imageTotal > imageBudget {
                 throw RenderError.overMemoryLimit(
                     "draw #\(d.drawNumber): the frame's images need \(memorySize(imageTotal)) decoded "
-                        + "(this \(image.pixels.width)×\(image.pixels.height) one \(memorySize(bytes))); "
+                        + "(this \(image.width)×\(image.height) one \(memorySize(bytes))); "
                         + "the limit is \(memorySize(imageBudget))")
             }
         }

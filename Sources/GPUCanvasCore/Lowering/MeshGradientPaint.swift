@@ -1,15 +1,18 @@
 // Mesh gradients: a `MeshGradient` (unit space, `Color`s) → bicubic patches in device space → triangles carrying
-// patch parameters → the paint image both backends sample.
+// patch parameters → a paint image over the item's device box, which each backend makes itself.
 //
-// Design. Everything a mesh needs is computed here, once per draw, in the shared lowering: validation (so both
-// backends refuse the same meshes with the same words), the patches, their tessellation and the rasterization
-// of the triangles into a premultiplied RGBA8 *paint image* over the drawn item's device box. The draw is then
-// an ordinary image paint: nearest-sampled at pixel centres with an integer translation, so texel = pixel, and
-// each backend fills the item's coverage with it through its own image path (the reference's `ImageSampling`,
-// the GPU's `image.glsl`; the GLES gather packs a frame's mesh images into one texture), clipped, blended and
-// layered as any image. The GPU does not rasterize the triangles itself: the encoder has no pass for them, and
-// a pass per mesh would be a flush per mesh on llvmpipe; the measured cost is in docs/performance.md ("Mesh
-// gradients").
+// Design. What is geometry and validation is computed here, once per draw, in the shared lowering: validation
+// (so both backends refuse the same meshes with the same words), the patches, their tessellation (corners
+// snapped to the 1/256 px grid GPU rasterizers use), each patch's colour surface as 16 power-basis coefficients,
+// the background and the device box. They travel as a `MeshPaint` (MeshPaint.swift) inside an image paint
+// (`LoweredImage.mesh`) with no pixels yet. Each backend then makes the *paint image*, premultiplied RGBA8 over
+// the box, by the same rules: the reference with `rasterize` below (the formulas' one CPU implementation, called
+// from its draw); the GLES backend on the GPU, never calling it: `mesh_paint.glsl` draws the triangles into the
+// region of a shared *mesh page* the gather assigns, the fragment evaluating the patch's coefficients (a
+// paint-data row) at the interpolated (u, v), all of a frame's pages in one pass each before the frame's passes
+// (`CompositeStep.meshPaint`). The draw is then an ordinary image paint: nearest-sampled at pixel centres with an
+// integer translation, so texel = pixel, clipped, blended and layered as any image. Cost: docs/performance.md
+// ("Mesh gradients").
 //
 // Formulas (docs/api-status.md, decisions):
 // - vertices are given row by row; vertex (i, j) is column i, row j; points are in the unit space of the drawn
@@ -32,8 +35,10 @@
 //   bound: error ≤ (6·Δuu + 18·Δuv + 6·Δvv) / (8 n²), Δ the largest second differences of the net), at most
 //   `maxSubdivisions` and never finer than a quarter of a device pixel; a column of patches takes the largest
 //   n of its patches across, a row down, so neighbours cut their shared edge alike (no cracks);
-// - a pixel whose centre lies in a triangle (edges included) takes the (u, v) interpolated across it, and its
-//   colour is the patch's colour surface at (u, v), evaluated exactly (no colour tessellation error); later
+// - triangle corners are rounded to the 1/256 px grid; a pixel whose centre lies in a triangle takes the (u, v)
+//   interpolated across it, a centre on an edge belonging to the triangle for which it is a top or left edge
+//   (GPUs' rule: one of two triangles sharing it); its colour is the patch's colour surface at (u, v), evaluated
+//   exactly (no colour tessellation error), in Float by Horner's rule (the GPU's order); later
 //   patches (row by row) cover earlier ones where a folded mesh overlaps itself; a pixel no triangle covers is
 //   `background`.
 
@@ -75,16 +80,20 @@ package enum MeshGradientResolution {
         let unitToDevice = CGAffineTransform(a: b.width, b: 0, c: 0, d: b.height, tx: b.minX, ty: b.minY)
             .concatenating(transform)
         let patches = patches(mesh, unitToDevice: unitToDevice)
-        let triangles = tessellate(patches, width: mesh.width, height: mesh.height, box: box)
-        let pixels = rasterize(triangles, patches: patches, mesh: mesh, box: box, colorMode: colorMode)
-        let content = ImageContent(.success(pixels), source: nil)
-        var image = LoweredImage(pixels: pixels, identity: ObjectIdentifier(content),
+        let triangles = MeshPaint.snapped(tessellate(patches, width: mesh.width, height: mesh.height, box: box))
+        let paint = MeshPaint(triangles: triangles, coefficients: patches.map { powerBasis($0.color) }, patches: patches,
+                              perceptual: mesh.perceptual, background: SIMD4<Float>(mesh.background), box: box,
+                              colorMode: colorMode, mesh: mesh)
+        // The paint's identity: one object per draw (each mesh paint is its own image).
+        let content = MeshPaintIdentity()
+        var image = LoweredImage(pixels: RasterImage(width: 0, height: 0), identity: ObjectIdentifier(content),
                                  deviceToImage: CGAffineTransform(translationX: CGFloat(-box.x), y: CGFloat(-box.y)),
                                  tiled: false, sourceRect: CGRect(x: 0, y: 0, width: box.width, height: box.height),
                                  nearest: true, tint: nil)
         image.decodesSRGB = colorMode != .nonLinear
         image.owner = content
         image.packable = true
+        image.mesh = paint
         return image
     }
 
@@ -413,18 +422,23 @@ package enum MeshGradientResolution {
             let sign: Double = area > 0 ? 1 : -1
             let c = coefficients[t.patch]
             // The signed area of (a, b, p). Two triangles sharing the edge a–b compute it from the same two
-            // products in opposite order, so exactly negated: a pixel centre on a shared edge is in both
-            // (edges are inclusive), never in neither.
+            // products in opposite order, so exactly negated; with positions on the 1/256 px grid
+            // (`MeshPaint.snapped`) it is exact, and a pixel centre on an edge belongs to the triangle for which
+            // the edge is a top or left one (`MeshPaint.ownsEdge`), as a GPU's rasterizer decides: in exactly
+            // one of two triangles sharing it.
             @inline(__always) func edge(_ a: SIMD2<Double>, _ b: SIMD2<Double>, _ px: Double, _ py: Double) -> Double {
                 (a.x - px) * (b.y - py) - (b.x - px) * (a.y - py)
             }
+            let owns0 = MeshPaint.ownsEdge(t.p1, t.p2, sign), owns1 = MeshPaint.ownsEdge(t.p2, t.p0, sign)
+            let owns2 = MeshPaint.ownsEdge(t.p0, t.p1, sign)
             for j in j0 ... j1 {
                 let py = oy + Double(j) + 0.5
                 for i in i0 ... i1 {
                     let px = ox + Double(i) + 0.5
                     let e0 = sign * edge(t.p1, t.p2, px, py), e1 = sign * edge(t.p2, t.p0, px, py)
                     let e2 = sign * edge(t.p0, t.p1, px, py)
-                    guard e0 >= 0, e1 >= 0, e2 >= 0 else { continue }
+                    guard e0 > 0 || (e0 == 0 && owns0), e1 > 0 || (e1 == 0 && owns1),
+                          e2 > 0 || (e2 == 0 && owns2) else { continue }
                     let sum = e0 + e1 + e2
                     guard sum > 0 else { continue }
                     // Barycentric (u, v), then the bicubic by Horner's rule in u, then in v.

@@ -262,6 +262,9 @@ package struct LoweredImage {
     /// Drawn 1:1 at a whole-pixel offset, nearest-sampled and clamped, used by one draw: a backend may copy it
     /// into a shared texture (a mesh gradient's paint image).
     package var packable = false
+    /// A mesh gradient's paint, not yet rasterized: `pixels` is empty (0 × 0) until `withPixels()`; the GLES
+    /// backend draws it on the GPU instead.
+    package var mesh: MeshPaint?
 }
 
 package enum ImageResolution {
