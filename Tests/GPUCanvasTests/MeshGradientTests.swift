@@ -121,13 +121,19 @@ final class MeshGradientTests: XCTestCase, ComparesBackends {
         // A flat, evenly parametrized patch is two triangles, whatever its colours (they are evaluated per pixel).
         XCTAssertEqual(MeshGradientResolution.subdivisions(MeshGradientResolution.patch(try mesh(Self.corners), 0, 0, unitToDevice: big)), 1)
         // The bottom-right corner pulled in to (0.5, 0.5): the net's largest second differences along u, along
-        // v and mixed are each 100·√2/6 = 23.57 px, so the bound (6 + 18 + 6)·23.57 / (8 n²) ≤ 0.1 px needs
-        // n = ⌈√(707.1 / 0.8)⌉ = ⌈29.7⌉ = 30.
+        // v and mixed are each 100·√2/6 = 23.57 px, so the bound (6 + 18 + 6)·23.57 / (8 n²) ≤ 0.25 px needs
+        // n = ⌈√(707.1 / 2)⌉ = ⌈18.8⌉ = 19.
         let bent = try mesh([[0, 0], [1, 0], [0, 1], [0.5, 0.5]])
-        XCTAssertEqual(MeshGradientResolution.subdivisions(MeshGradientResolution.patch(bent, 0, 0, unitToDevice: big)), 30)
-        // Never finer than a quarter pixel: at half a pixel across, the bound asks ⌈2.1⌉ = 3, the cap allows 2.
+        XCTAssertEqual(MeshGradientResolution.subdivisions(MeshGradientResolution.patch(bent, 0, 0, unitToDevice: big)), 19)
+        // Half a pixel across: ⌈√(3.536 / 2)⌉ = ⌈1.33⌉ = 2, within the quarter-pixel cap (⌈4 · 0.5⌉ = 2).
         XCTAssertEqual(MeshGradientResolution.subdivisions(MeshGradientResolution.patch(bent, 0, 0,
                                                                                         unitToDevice: CGAffineTransform(scaleX: 0.5, y: 0.5))), 2)
+        // Ten times wider than the first: ⌈√(7071 / 2)⌉ = ⌈59.5⌉ = 60, and 64 a side at most.
+        XCTAssertEqual(MeshGradientResolution.subdivisions(MeshGradientResolution.patch(bent, 0, 0,
+                                                                                        unitToDevice: CGAffineTransform(scaleX: 1000, y: 1000))), 60)
+        XCTAssertEqual(MeshGradientResolution.subdivisions(MeshGradientResolution.patch(bent, 0, 0,
+                                                                                        unitToDevice: CGAffineTransform(scaleX: 2000, y: 2000))),
+                       MeshGradientResolution.maxSubdivisions)
     }
 
     /// An n × n mesh of vertices scattered at random (patches folded over each other) inside a fixed square

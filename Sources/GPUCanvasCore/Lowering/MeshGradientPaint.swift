@@ -47,9 +47,10 @@ import Foundation
 package enum MeshGradientResolution {
     /// The most vertices a side: 256 × 256 vertices are 65 025 patches.
     package static let maxSide = 256
-    /// Surface error allowed by the tessellation, device px: a quarter of the conformance bar's anti-aliasing
-    /// scale, well under what moves a pixel-centre test.
-    package static let positionTolerance = 0.1
+    /// Surface error allowed by the tessellation, device px: a quarter pixel, below what an anti-aliased edge
+    /// shows. It sets the triangle count, which llvmpipe pays for: on the S3-like mesh bench 0.1 px drew 862 k
+    /// triangles in 550 ms a frame, 0.25 px 356 ms, 0.5 px 267 ms (docs/performance.md, "Mesh gradients").
+    package static let positionTolerance = 0.25
     /// Cells a patch side at most (a 64 × 64 grid is 8192 triangles a patch).
     package static let maxSubdivisions = 64
 
