@@ -106,9 +106,13 @@ final class GLStateCache {
     /// compositing programs sample units 0–5).
     static let uploadUnit = 7
 
-    /// For uploads: binds `id` on the upload unit and records that it is bound there.
+    /// For uploads: binds `id` on the upload unit, records that it is bound there, and makes that unit active
+    /// (glTexSubImage2D acts on the active unit's texture; when `id` was bound there already, `bindTexture`
+    /// returns without activating it, and an atlas refilled after a draw that bound an image on unit 5 went
+    /// into the image).
     func bindTextureForUpload(_ id: GLuint) {
         bindTexture(unit: Self.uploadUnit, id)
+        selectUnit(Self.uploadUnit)
     }
 
     /// Forget a deleted object so a recycled name is bound again.

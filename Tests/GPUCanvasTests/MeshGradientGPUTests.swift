@@ -50,6 +50,24 @@ final class MeshGradientGPUTests: XCTestCase {
         XCTAssertEqual(MeshPaint.rasterizations, before + 1, "the reference rasterizes its paint image")
     }
 
+    /// A 3100 pt mesh fill covers more than one filling of the coverage atlas, so atlas rows are uploaded again
+    /// after a draw that bound the mesh page on its image unit. The upload must still reach the atlas (it went
+    /// into the page, GL_INVALID_OPERATION, when the upload unit already held the atlas but was not active).
+    func testAtlasRefilledAfterAMeshPageDrawReachesTheAtlas() throws {
+        let n: CGFloat = 3100
+        let mesh = MeshGradient(width: 2, height: 2, points: Self.corners,
+                                colors: [.init(red: 1, green: 0, blue: 0), .init(red: 0, green: 1, blue: 0),
+                                         .init(red: 0, green: 0, blue: 1), .init(white: 1)], smoothsColors: false)
+        let recording = Recording(size: CGSize(width: n, height: n)) { ctx, size in
+            ctx.fill(Path(CGRect(origin: .zero, size: size)), with: .meshGradient(mesh))
+        }
+        let image = try SharedRenderers.renderer(.gles(GLESOptions(device: .mesa))).render(recording)
+        // Bilinear: the corners are nearly their colours, the middle is the average.
+        assertPixel(image, 0, 0, PixelRGBA8(r: 255, g: 0, b: 0, a: 255), "top-left")
+        assertPixel(image, 3099, 3099, PixelRGBA8(r: 255, g: 255, b: 255, a: 255), "bottom-right")
+        assertPixel(image, 1550, 1550, PixelRGBA8(r: 128, g: 128, b: 128, a: 255), "middle")
+    }
+
     /// Bicubic with zero edge derivatives on a 2 × 2 mesh is smoothstep s(t) = 3t² − 2t³ in u and v, on the GPU
     /// too.
     func testGLESBicubicTwoByTwo() throws {

@@ -212,6 +212,10 @@ final class MeshGradientTests: XCTestCase, ComparesBackends {
          MeshGradient(width: 2, height: 2, points: corners, resolvedColors: [
             .init(red: 1, green: 0, blue: 0), .init(red: 1, green: 0, blue: 0), .init(red: .nan, green: 0, blue: 0),
             .init(red: 1, green: 0, blue: 0)])),
+        // Finite, but 10⁹ px on the device: past what the GPU's float positions hold (the reference rasterized
+        // such a patch with garbage precision, and 3·10³¹ px trapped its Int conversion).
+        ("past the float range", "invalid geometry: draw #0: mesh gradient patch 0 reaches (",
+         MeshGradient(width: 2, height: 2, points: [[0, 0], [1e8, 0], [0, 1], [1, 1]], colors: [.red, .red, .red, .red])),
     ]
 
     func testBadMeshesGetTheSameWordsFromEveryBackend() throws {

@@ -51,6 +51,9 @@ package enum MeshGradientResolution {
     /// shows. It sets the triangle count, which llvmpipe pays for: on the S3-like mesh bench 0.1 px drew 862 k
     /// triangles in 550 ms a frame, 0.25 px 356 ms, 0.5 px 267 ms (docs/performance.md, "Mesh gradients").
     package static let positionTolerance = 0.25
+    /// The largest device coordinate a mesh's control points may have: 2²⁴ px, where 32-bit floats still hold
+    /// every whole pixel.
+    package static let maxDeviceCoordinate = Double(1 << 24)
     /// Cells a patch side at most (a 64 × 64 grid is 8192 triangles a patch).
     package static let maxSubdivisions = 64
 
@@ -71,16 +74,25 @@ package enum MeshGradientResolution {
         guard corners.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else {
             throw RenderError.invalidGeometry("draw #\(drawNumber): mesh gradient bounds \(r) are not finite on the device")
         }
+        // Unit space → device: the bounds' rect, then the draw's transform.
+        let unitToDevice = CGAffineTransform(a: b.width, b: 0, c: 0, d: b.height, tx: b.minX, ty: b.minY)
+            .concatenating(transform)
+        let patches = patches(mesh, unitToDevice: unitToDevice)
+        // The GPU draws the triangles at 32-bit float positions, which past 2²⁴ px cannot hold whole pixels
+        // (and overflow to infinity past 3.4·10³⁸): such a mesh is refused on every backend alike, whether or
+        // not it reaches the target.
+        for (k, patch) in patches.enumerated() {
+            if let p = patch.position.first(where: { !(abs($0.x) <= maxDeviceCoordinate && abs($0.y) <= maxDeviceCoordinate) }) {
+                throw RenderError.invalidGeometry("draw #\(drawNumber): mesh gradient patch \(k) reaches (\(fmt(CGFloat(p.x))), "
+                    + "\(fmt(CGFloat(p.y)))) on the device, past the ±\(Int(maxDeviceCoordinate)) px a GPU's float positions hold")
+            }
+        }
         let x0 = max(Double(target.x), (corners.map { Double($0.x) }.min()! - 1).rounded(.down))
         let y0 = max(Double(target.y), (corners.map { Double($0.y) }.min()! - 1).rounded(.down))
         let x1 = min(Double(target.x + target.width), (corners.map { Double($0.x) }.max()! + 1).rounded(.up))
         let y1 = min(Double(target.y + target.height), (corners.map { Double($0.y) }.max()! + 1).rounded(.up))
         guard x1 > x0, y1 > y0 else { return nil }
         let box = PixelRect(x: Int(x0), y: Int(y0), width: Int(x1 - x0), height: Int(y1 - y0))
-        // Unit space → device: the bounds' rect, then the draw's transform.
-        let unitToDevice = CGAffineTransform(a: b.width, b: 0, c: 0, d: b.height, tx: b.minX, ty: b.minY)
-            .concatenating(transform)
-        let patches = patches(mesh, unitToDevice: unitToDevice)
         let triangles = MeshPaint.snapped(tessellate(patches, width: mesh.width, height: mesh.height, box: box))
         let paint = MeshPaint(triangles: triangles, coefficients: patches.map { powerBasis($0.color) }, patches: patches,
                               perceptual: mesh.perceptual, background: SIMD4<Float>(mesh.background), box: box,
@@ -276,7 +288,10 @@ package enum MeshGradientResolution {
         // can tell apart.
         let xs = patch.position.map(\.x), ys = patch.position.map(\.y)
         let extent = max(xs.max()! - xs.min()!, ys.max()! - ys.min()!)
-        let n = min(need, (4 * extent).rounded(.up), Double(maxSubdivisions))
+        let cap = (4 * extent).rounded(.up)
+        // A net whose device positions overflow to infinity has no surface to follow (its triangles are skipped).
+        guard need.isFinite, cap.isFinite else { return 1 }
+        let n = min(need, cap, Double(maxSubdivisions))
         return max(1, Int(n.rounded(.up)))
     }
 
@@ -416,9 +431,10 @@ package enum MeshGradientResolution {
             // Pixels whose centres (x + ½) can lie inside.
             guard xmax >= 0.5, ymax >= Double(rows.lowerBound) + 0.5, xmin <= Double(w) - 0.5,
                   ymin <= Double(rows.upperBound) - 0.5 else { continue }
-            let i0 = max(0, Int((xmin - 0.5).rounded(.up))), i1 = min(w - 1, Int((xmax - 0.5).rounded(.down)))
-            let j0 = max(rows.lowerBound, Int((ymin - 0.5).rounded(.up)))
-            let j1 = min(rows.upperBound - 1, Int((ymax - 0.5).rounded(.down)))
+            // Clamped in Double before the conversion: a triangle may reach far past Int's range.
+            let i0 = Int(max(0, (xmin - 0.5).rounded(.up))), i1 = Int(min(Double(w - 1), (xmax - 0.5).rounded(.down)))
+            let j0 = Int(max(Double(rows.lowerBound), (ymin - 0.5).rounded(.up)))
+            let j1 = Int(min(Double(rows.upperBound - 1), (ymax - 0.5).rounded(.down)))
             guard i0 <= i1, j0 <= j1 else { continue }
             let sign: Double = area > 0 ? 1 : -1
             let c = coefficients[t.patch]
