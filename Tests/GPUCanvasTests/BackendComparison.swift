@@ -54,6 +54,27 @@ enum BackendComparison {
     }
 }
 
+extension BackendComparison {
+    /// Asserts every renderer in `backends` refuses `draw` on a 10 × 10 canvas, all with one message that begins
+    /// with `expected` (one verdict, the same words: the checks live in the shared lowering).
+    static func assertSameRefusal(_ name: String, _ expected: String, _ backends: [(String, SharedRenderer)],
+                                  file: StaticString = #filePath, line: UInt = #line,
+                                  _ draw: (inout GraphicsContext, CGSize) -> Void) {
+        var messages: [String] = []
+        for (backend, r) in backends {
+            do {
+                _ = try r.render(size: CGSize(width: 10, height: 10), draw)
+                XCTFail("\(name): \(backend) drew it", file: file, line: line)
+            } catch {
+                messages.append("\(error)")
+            }
+        }
+        XCTAssertEqual(Set(messages).count, 1, "\(name): \(messages)", file: file, line: line)
+        XCTAssertTrue(messages.first?.hasPrefix(expected) == true, "\(name): \(messages.first ?? "") ≠ \(expected)…",
+                      file: file, line: line)
+    }
+}
+
 /// A test case that compares backends: `render` and `assertPixel` with the case's default tolerance.
 protocol ComparesBackends: XCTestCase {
     /// The tolerance `assertPixel` uses when none is given, with the reason at its definition.

@@ -72,17 +72,7 @@ final class VerdictTests: XCTestCase {
     func testBadRecordingsGetTheSameErrorFromEveryBackend() throws {
         let backends = try renderers()
         for (name, expected, draw) in Self.bad {
-            var messages: [String] = []
-            for (backend, r) in backends {
-                do {
-                    _ = try r.render(size: CGSize(width: 10, height: 10), draw)
-                    XCTFail("\(name): \(backend) drew it")
-                } catch {
-                    messages.append("\(error)")
-                }
-            }
-            XCTAssertEqual(Set(messages).count, 1, "\(name): \(messages)")
-            XCTAssertTrue(messages.first?.hasPrefix(expected) == true, "\(name): \(messages.first ?? "") ≠ \(expected)…")
+            BackendComparison.assertSameRefusal(name, expected, backends, draw)
         }
     }
 
