@@ -155,7 +155,7 @@ final class CompositeGather {
         // Paint rows are addressed by 16-bit instance fields and stored one per texture row.
         let rowLimit = min(maxTextureSize, Int(Int16.max))
         if out.paintRows.count > rowLimit {
-            throw RenderError.unsupported("the frame needs \(out.paintRows.count) distinct gradient, image and filter parameter rows; GLES holds at most \(rowLimit) per frame (draw fewer distinct gradients or images per frame)")
+            throw RenderError.unsupported("the frame needs \(out.paintRows.count) distinct gradient, image, mesh gradient and filter parameter rows; GLES holds at most \(rowLimit) per frame (draw fewer distinct gradients, images or meshes per frame)")
         }
     }
 

@@ -166,7 +166,7 @@ final class NarrowingBoundaryTests: XCTestCase {
         let s = try Scene(jsonData: Data(json(16385, distinct: true).utf8))
         XCTAssertNoThrow(try CanvasRenderer(backend: .reference).render(s.recording, scale: s.scale))
         XCTAssertThrowsError(try SharedRenderers.renderer(Self.backends[1].backend, policy: .lenient).render(s.recording, scale: s.scale)) {
-            XCTAssertTrue("\($0)".contains("the frame needs 16385 distinct gradient, image and filter parameter rows; GLES holds at most 16384"), "\($0)")
+            XCTAssertTrue("\($0)".contains("the frame needs 16385 distinct gradient, image, mesh gradient and filter parameter rows; GLES holds at most 16384"), "\($0)")
         }
     }
 }

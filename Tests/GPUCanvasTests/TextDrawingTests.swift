@@ -92,7 +92,7 @@ final class TextDrawingTests: XCTestCase, ComparesBackends {
     }
 
     func testMeasureAndBaselinesFollowLines() {
-        _ = try? Recording(size: CGSize(width: 100, height: 100)) { context, size in
+        _ = Recording(size: CGSize(width: 100, height: 100)) { context, size in
             let one = context.resolve(Text("Hello").font(.custom("DejaVu Sans", size: 20)))
             let m = one.measure(in: CGSize(width: CGFloat.infinity, height: .infinity))
             XCTAssertGreaterThan(m.width, 40)

@@ -468,7 +468,8 @@ final class TextRendererTests: XCTestCase {
         }
         func elapsed(at t: TimeInterval) throws -> Double {
             let node = try XCTUnwrap(ViewTesting.first(TextNode.self, in: ViewTesting.tree(Appearing(), time: t)))
-            return try XCTUnwrap(node.renderer as? AppearanceRenderer).elapsedTime
+            let renderer: AppearanceRenderer = try XCTUnwrap(node.renderer as? AppearanceRenderer)
+            return renderer.elapsedTime
         }
         XCTAssertEqual(try elapsed(at: 0), 0, accuracy: Self.layoutEpsilon)
         XCTAssertEqual(try elapsed(at: 0.5), 0.5, accuracy: Self.layoutEpsilon)
