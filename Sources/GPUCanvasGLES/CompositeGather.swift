@@ -275,7 +275,7 @@ final class CompositeGather {
         let paint: CompositeInstance.PaintSource = upsampleFactor > 1 ? .upsampledSource
             : color.isEmpty ? .source : .filteredSource
         var instance = full(c.box, paint: paint, color: SIMD4(repeating: c.opacity))
-        instance.paintRow = Int16(upsampleFactor > 1 ? upsampleFactor : row)
+        instance.paintRow = upsampleFactor > 1 ? Int16(upsampleFactor) : Self.rowField(row)
         instance.blendMode = Int16(blend.rawValue)
         clipPlacement(c.clip)?.set(on: &instance)
         var state = CompositeState(maskPage: maskPage(c.clip), source: (source.ref, source.box))
@@ -385,7 +385,7 @@ final class CompositeGather {
         for start in stride(from: 0, to: surfaces.count, by: Self.patchesPerRow) {
             let end = min(start + Self.patchesPerRow, surfaces.count)
             let row = paintRow(Array(surfaces[start ..< end].joined()))
-            for k in 0 ..< end - start { texel.append((Int16(16 * k), Int16(row))) }
+            for k in 0 ..< end - start { texel.append((Int16(16 * k), Self.rowField(row))) }
         }
         // Vertices shared by neighbouring triangles are written once: each corner is looked up among the
         // last few written (a grid's cells come in rows, so a cell's left corners are its neighbour's right
@@ -438,6 +438,11 @@ final class CompositeGather {
 
     /// A paint-data row holding `texels`.
     func paintRow(_ texels: [SIMD4<Float>]) -> Int { addRow(texels, header: .zero) }
+
+    /// A row index in an instance's 16-bit field. Rows are gathered before the frame's row count is checked
+    /// against the limit (`gather`), so an index past Int16.max exists only in a frame that check refuses:
+    /// it is clamped here rather than trapping first (nine 256 × 256 meshes of distinct colours did).
+    static func rowField(_ row: Int) -> Int16 { Int16(clamping: row) }
 
     /// The row holding `texels` (a new one, or the earlier row with the same bits).
     private func addRow(_ texels: [SIMD4<Float>], header: SIMD4<Float>) -> Int {

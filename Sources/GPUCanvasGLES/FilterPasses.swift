@@ -176,8 +176,8 @@ extension CompositeGather {
         let row = paintRow(spec.parameters)
         let prefilterRow = spec.prefilter.isEmpty ? -1 : paintRow(ColorFilterFormulas.packedTexels(spec.prefilter))
         var instance = full(spec.box, paint: .solid, color: spec.color)
-        instance.paintRow = Int16(row)
-        instance.secondRow = Int16(prefilterRow)
+        instance.paintRow = Self.rowField(row)
+        instance.secondRow = Self.rowField(prefilterRow)
         instance.shiftX = Int16(shift.0)
         instance.shiftY = Int16(shift.1)
         var variant = ShaderVariant.none
